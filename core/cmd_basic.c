@@ -1,0 +1,199 @@
+/* cmd_basic.c - the session's own requests: help, lr/list_requests, quit and
+ * params/show_debugfs_params. */
+#include "cmd.h"
+#include "dfs_requests.h"
+#include "help.h"
+
+#include <string.h>
+
+const char *help_find(const char *kind, const char *name)
+{
+	const struct help_doc *d;
+
+	for (d = help_docs; d->kind; d++)
+		if (!strcmp(d->kind, kind) && !strcmp(d->name, name))
+			return d->text;
+	return NULL;
+}
+
+static void help_one(struct session *s, const struct cmd_entry *c)
+{
+	const char *const *a;
+	const char *doc = help_find("cmd", c->name);
+
+	out_printf(s->out, "%s\n\n  %s\n", c->summary, c->synopsis);
+	if (c->aliases && c->aliases[0]) {
+		out_printf(s->out, "\nAliases:");
+		for (a = c->aliases; *a; a++)
+			out_printf(s->out, " %s", *a);
+		out_printf(s->out, "\n");
+	}
+	if (doc)
+		out_printf(s->out, "\n%s", doc);
+}
+
+static void help_list(struct session *s)
+{
+	const struct cmd_entry *const *c;
+	const struct help_doc *d;
+	int first = 1;
+
+	out_printf(s->out, "e2layout requests (debugfs requests keep "
+			   "debugfs's names and output):\n\n");
+	for (c = cmd_table; *c; c++)
+		out_printf(s->out, "  %-22s %s\n", (*c)->name,
+			   (*c)->summary);
+	for (d = help_docs; d->kind; d++) {
+		if (strcmp(d->kind, "topics"))
+			continue;
+		out_printf(s->out, "%s%s", first ? "\nTopics:" : "",
+			   " ");
+		out_printf(s->out, "%s", d->name);
+		first = 0;
+	}
+	out_printf(s->out, "%s\"help NAME\" tells more about a request or "
+			   "topic.\n", first ? "\n" : "\n\n");
+}
+
+static void help_json(struct session *s, const struct cmd_entry *c)
+{
+	const char *const *a;
+
+	json_obj_begin(s->out, NULL);
+	json_str(s->out, "name", c->name);
+	json_arr_begin(s->out, "aliases");
+	for (a = c->aliases; a && *a; a++)
+		json_str(s->out, NULL, *a);
+	json_arr_end(s->out);
+	json_str(s->out, "synopsis", c->synopsis);
+	json_str(s->out, "summary", c->summary);
+	json_bool(s->out, "writes", !!(c->flags & CMD_NEEDS_RW));
+	json_str(s->out, "help", help_find("cmd", c->name));
+	json_obj_end(s->out);
+}
+
+static int do_help(struct session *s, int argc, char **argv)
+{
+	const struct cmd_entry *const *all;
+	const struct cmd_entry *c;
+	const char *doc;
+
+	if (argc > 2) {
+		out_error(s->out, argv[0], 0, "Usage: help [REQUEST|TOPIC]");
+		return CMD_FAIL;
+	}
+	if (sink_is_json(s->out)) {
+		json_arr_begin(s->out, "commands");
+		for (all = cmd_table; *all; all++)
+			if (argc < 2 || *all == cmd_find(argv[1]))
+				help_json(s, *all);
+		json_arr_end(s->out);
+	}
+	if (argc < 2) {
+		help_list(s);
+		return CMD_OK;
+	}
+	c = cmd_find(argv[1]);
+	if (c) {
+		help_one(s, c);
+		return CMD_OK;
+	}
+	doc = help_find("topics", argv[1]);
+	if (doc) {
+		out_printf(s->out, "%s", doc);
+		return CMD_OK;
+	}
+	if (dfs_request_find(argv[1])) {
+		out_error(s->out, argv[0], 0,
+			  "%s is a debugfs request that e2layout does not "
+			  "support yet", argv[1]);
+		return CMD_FAIL;
+	}
+	out_error(s->out, argv[0], 0, "no request or topic named %s",
+		  argv[1]);
+	return CMD_FAIL;
+}
+
+const struct cmd_entry cmd_help = {
+	.name = "help",
+	.synopsis = "help [REQUEST|TOPIC]",
+	.summary = "Display info on a request or topic",
+	.complete = COMPLETE_TOPIC,
+	.flags = CMD_JSON,
+	.run = do_help,
+};
+
+/* Prints debugfs's request table as its request library lays it out. */
+static int do_lr(struct session *s, int argc, char **argv)
+{
+	const struct dfs_request *r;
+
+	(void)argc;
+	(void)argv;
+	out_printf(s->out, "Available debugfs requests:\n\n");
+	for (r = dfs_requests; r->names; r++) {
+		if (strlen(r->names) > 23)
+			out_printf(s->out, "%s\n%25s%s\n", r->names, "",
+				   r->desc);
+		else
+			out_printf(s->out, "%-25s%s\n", r->names, r->desc);
+	}
+	return CMD_OK;
+}
+
+static const char *const lr_aliases[] = {"lr", "?", NULL};
+const struct cmd_entry cmd_list_requests = {
+	.name = "list_requests",
+	.aliases = lr_aliases,
+	.synopsis = "list_requests",
+	.summary = "List debugfs's requests, as debugfs does",
+	.flags = CMD_DEBUGFS,
+	.run = do_lr,
+};
+
+static int do_quit(struct session *s, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	s->quit = true;
+	return CMD_OK;
+}
+
+static const char *const quit_aliases[] = {"q", NULL};
+const struct cmd_entry cmd_quit = {
+	.name = "quit",
+	.aliases = quit_aliases,
+	.synopsis = "quit",
+	.summary = "Leave the shell",
+	.flags = CMD_DEBUGFS,
+	.run = do_quit,
+};
+
+static int do_params(struct session *s, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (sink_is_json(s->out)) {
+		json_bool(s->out, "read_write",
+			  s->fs && (s->fs->flags & EXT2_FLAG_RW));
+		json_str(s->out, "device", s->fs ? s->fs->device_name : NULL);
+		json_bool(s->out, "catastrophic",
+			  !!(s->flags & SESSION_CATASTROPHIC));
+		json_str(s->out, "undo_file", s->undo_file);
+	}
+	out_printf(s->out, "Open mode: read-%s\n",
+		   s->fs && (s->fs->flags & EXT2_FLAG_RW) ? "write" : "only");
+	out_printf(s->out, "Filesystem in use: %s\n",
+		   s->fs ? s->fs->device_name : "--none--");
+	return CMD_OK;
+}
+
+static const char *const params_aliases[] = {"params", NULL};
+const struct cmd_entry cmd_show_debugfs_params = {
+	.name = "show_debugfs_params",
+	.aliases = params_aliases,
+	.synopsis = "show_debugfs_params",
+	.summary = "Show the open mode and the filesystem in use",
+	.flags = CMD_DEBUGFS | CMD_JSON,
+	.run = do_params,
+};

@@ -1,0 +1,186 @@
+/* dfs_util.c - debugfs-compatible argument helpers (see dfs_util.h). */
+#include "dfs_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int dfs_check_open(struct session *s, const char *who)
+{
+	if (s->fs)
+		return 0;
+	out_error(s->out, who, 0, "Filesystem not open");
+	return 1;
+}
+
+int dfs_check_rw(struct session *s, const char *who)
+{
+	if (s->fs->flags & EXT2_FLAG_RW)
+		return 0;
+	out_error(s->out, who, 0, "Filesystem opened read/only");
+	return 1;
+}
+
+int dfs_check_bitmaps(struct session *s, const char *who)
+{
+	if (session_need(s, NEED_BITMAPS) == 0)
+		return 0;
+	out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
+	return 1;
+}
+
+int dfs_args(struct session *s, int argc, char **argv, int min, int max,
+	     const char *cmd, const char *usage, int flags)
+{
+	if (argc < min || argc > max) {
+		out_error(s->out, argv[0], 0, "Usage: %s %s", cmd, usage);
+		return 1;
+	}
+	if (flags & DFS_CHECK_NOTOPEN) {
+		if (s->fs) {
+			out_error(s->out, argv[0], 0,
+				  "Filesystem %s is still open.  Close it "
+				  "first.\n", s->fs->device_name);
+			return 1;
+		}
+		return 0;
+	}
+	if (dfs_check_open(s, argv[0]))
+		return 1;
+	if ((flags & DFS_CHECK_RW) && dfs_check_rw(s, argv[0]))
+		return 1;
+	if ((flags & DFS_CHECK_BITMAPS) && dfs_check_bitmaps(s, argv[0]))
+		return 1;
+	return 0;
+}
+
+ext2_ino_t dfs_string_to_inode(struct session *s, const char *str)
+{
+	size_t len = strlen(str);
+	ext2_ino_t ino;
+	errcode_t err;
+
+	/* "<N>" names inode N, when N is a plausible inode number. */
+	if (len > 2 && str[0] == '<' && str[len - 1] == '>') {
+		char *end;
+		unsigned long n = strtoul(str + 1, &end, 0);
+
+		if (*end == '>' && n <= s->fs->super->s_inodes_count)
+			return n;
+	}
+	err = ext2fs_namei(s->fs, s->root, s->cwd, str, &ino);
+	if (err) {
+		out_error(s->out, str, err, NULL);
+		return 0;
+	}
+	if (ino > s->fs->super->s_inodes_count) {
+		out_error(s->out, str, 0,
+			  "resolves to an illegal inode number: %u\n", ino);
+		return 0;
+	}
+	return ino;
+}
+
+int dfs_inode_args(struct session *s, int argc, char **argv,
+		   ext2_ino_t *ino, int flags)
+{
+	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<file>", flags))
+		return 1;
+	*ino = dfs_string_to_inode(s, argv[1]);
+	return *ino ? 0 : 1;
+}
+
+unsigned long dfs_parse_ulong(struct session *s, const char *str,
+			      const char *cmd, const char *descr, int *err)
+{
+	char *end;
+	unsigned long v = strtoul(str, &end, 0);
+
+	if (*end == 0) {
+		*err = 0;
+		return v;
+	}
+	out_error(s->out, cmd, 0, "Bad %s - %s", descr, str);
+	*err = 1;
+	return 0;
+}
+
+unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
+				       const char *cmd, const char *descr,
+				       int *err)
+{
+	char *end;
+	unsigned long long v = strtoull(str, &end, 0);
+
+	if (*end == 0) {
+		*err = 0;
+		return v;
+	}
+	out_error(s->out, cmd, 0, "Bad %s - %s", descr, str);
+	*err = 1;
+	return 0;
+}
+
+int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
+		 blk64_t *ret)
+{
+	int err;
+
+	*ret = dfs_parse_ulonglong(s, str, cmd, "block number", &err);
+	if (err)
+		out_error(s->out, cmd, 0, "Invalid block number: %s", str);
+	return err;
+}
+
+int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
+		   blk64_t *count)
+{
+	int err;
+
+	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<block> [count]",
+		     DFS_CHECK_BITMAPS))
+		return 1;
+	if (dfs_strtoblk(s, argv[0], argv[1], block))
+		return 1;
+	if (*block == 0) {
+		out_error(s->out, argv[0], 0, "Invalid block number 0");
+		return 1;
+	}
+	if (argc > 2) {
+		err = 0;
+		*count = dfs_parse_ulong(s, argv[2], argv[0], "count", &err);
+		if (err)
+			return 1;
+	}
+	return 0;
+}
+
+int dfs_read_inode_full(struct session *s, ext2_ino_t ino,
+			struct ext2_inode *inode, const char *cmd, int size)
+{
+	errcode_t err = ext2fs_read_inode_full(s->fs, ino, inode, size);
+
+	if (err) {
+		out_error(s->out, cmd, err, "while reading inode %u", ino);
+		return 1;
+	}
+	return 0;
+}
+
+int dfs_read_inode(struct session *s, ext2_ino_t ino,
+		   struct ext2_inode *inode, const char *cmd)
+{
+	return dfs_read_inode_full(s, ino, inode, cmd, sizeof(*inode));
+}
+
+const char *dfs_time_to_string(__s64 t)
+{
+	const char *tz = getenv("TZ");
+	time_t tt = (time_t)t;
+	struct tm tm;
+	static char buf[64];
+	int gmt = tz && (!strcmp(tz, "GMT") || !strcmp(tz, "GMT0"));
+
+	if (!(gmt ? gmtime_r(&tt, &tm) : localtime_r(&tt, &tm)))
+		return "(invalid time)\n";
+	return asctime_r(&tm, buf);
+}

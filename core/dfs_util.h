@@ -1,0 +1,60 @@
+/* dfs_util.h - argument helpers shared by the debugfs-compatible commands:
+ * inode specs (<ino> or a path), numbers and usage checks, each reporting
+ * errors in exactly the words debugfs uses. */
+#ifndef E2L_DFS_UTIL_H
+#define E2L_DFS_UTIL_H
+
+#include "session.h"
+
+/* Flags for dfs_args(). */
+#define DFS_CHECK_NOTOPEN	0x01	/* fail when a filesystem IS open */
+#define DFS_CHECK_RW		0x02	/* need a read-write filesystem */
+#define DFS_CHECK_BITMAPS	0x04	/* need block and inode bitmaps */
+
+/*
+ * Checks argc against [min,max] ("CMD: Usage: CMD USAGE") and the state the
+ * flags ask for.  Returns 0 when the command may go on, 1 after printing why
+ * it may not.
+ */
+int dfs_args(struct session *s, int argc, char **argv, int min, int max,
+	     const char *cmd, const char *usage, int flags);
+
+/* Filesystem state checks, each printing debugfs's message on failure. */
+int dfs_check_open(struct session *s, const char *who);
+int dfs_check_rw(struct session *s, const char *who);
+int dfs_check_bitmaps(struct session *s, const char *who);
+
+/*
+ * Turns "<ino>" or a path (relative to cwd, under root) into an inode
+ * number.  Returns 0 after printing an error when there is no such file.
+ */
+ext2_ino_t dfs_string_to_inode(struct session *s, const char *str);
+
+/* The usual single "<file>" argument.  Returns 0 on success, 1 on error. */
+int dfs_inode_args(struct session *s, int argc, char **argv,
+		   ext2_ino_t *ino, int flags);
+
+/* "<block> [count]" for testb/setb/freeb.  0 on success, 1 on error. */
+int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
+		   blk64_t *count);
+
+/* Numbers: "Bad DESCR - STR" on failure, *err set to 1 (0 on success). */
+unsigned long dfs_parse_ulong(struct session *s, const char *str,
+			      const char *cmd, const char *descr, int *err);
+unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
+				       const char *cmd, const char *descr,
+				       int *err);
+/* A block number; 0 on success, 1 on failure. */
+int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
+		 blk64_t *ret);
+
+/* Reads an inode, printing "CMD: ERR while reading inode N" on failure. */
+int dfs_read_inode(struct session *s, ext2_ino_t ino,
+		   struct ext2_inode *inode, const char *cmd);
+int dfs_read_inode_full(struct session *s, ext2_ino_t ino,
+			struct ext2_inode *inode, const char *cmd, int size);
+
+/* Formats a time the way debugfs does (asctime, GMT when TZ is GMT). */
+const char *dfs_time_to_string(__s64 t);
+
+#endif

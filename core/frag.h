@@ -1,0 +1,44 @@
+/* frag.h - fragmentation: the free-extent histogram (whole filesystem, per
+ * group, per flex group) and per-file extent counts against the ideal count
+ * for the file's size, with the fs-wide score described in help/topics. */
+#ifndef E2L_FRAG_H
+#define E2L_FRAG_H
+
+#include "session.h"
+
+#define FRAG_BUCKETS 64
+
+/* Free extents binned by power-of-two size in blocks (bucket i holds
+ * extents of [2^i, 2^(i+1)) blocks). */
+struct frag_hist {
+	blk64_t free_blocks;
+	blk64_t free_extents;
+	blk64_t max_extent, min_extent;
+	blk64_t count[FRAG_BUCKETS];
+	blk64_t blocks[FRAG_BUCKETS];
+};
+
+/* Histogram over the block range of groups [first, last]. */
+errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
+			 struct frag_hist *h);
+
+struct frag_file {
+	ext2_ino_t ino;
+	blk64_t blocks;		/* data blocks */
+	blk64_t extents;	/* physically contiguous runs */
+	blk64_t ideal;		/* the fewest runs its size allows */
+};
+
+struct frag_files {
+	struct frag_file *worst;	/* sorted, worst first */
+	size_t nworst;
+	blk64_t files, fragmented_files;
+	blk64_t total_blocks, total_extents, total_ideal;
+	double score;		/* 0 (perfect) .. 100 */
+};
+
+/* Per-file fragmentation from the owner index; keeps the top files. */
+errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f);
+void frag_files_release(struct frag_files *f);
+
+#endif

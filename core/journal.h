@@ -1,0 +1,41 @@
+/* journal.h - the journal model: the internal journal inode's extents and
+ * mapping blocks, or the external journal's identity, and the journal
+ * superblock's fields. */
+#ifndef E2L_JOURNAL_H
+#define E2L_JOURNAL_H
+
+#include <ext2fs/ext2fs.h>
+
+struct e2l_jextent {
+	blk64_t lblk, pblk, len;	/* physically contiguous data run */
+};
+
+struct e2l_journal {
+	int present;			/* has_journal set */
+	int external;			/* journal on another device */
+	ext2_ino_t ino;			/* internal: the journal inode */
+	char ext_uuid[37];		/* external: the device's UUID */
+	__u32 ext_dev;			/* external: s_journal_dev */
+	blk64_t size_bytes;		/* i_size of the journal inode */
+	blk64_t data_blocks;		/* blocks mapped */
+	struct e2l_jextent *ext;	/* data runs in logical order */
+	unsigned next;
+	blk64_t *map_blocks;		/* extent-tree or indirect blocks */
+	unsigned nmap;
+	int uses_extents;
+	/* From the journal superblock (block 0 of the journal). */
+	int sb_valid;
+	__u32 sb_blocktype, sb_blocksize, sb_maxlen, sb_first;
+	__u32 sb_sequence, sb_start, sb_errno;
+	__u32 sb_feature_compat, sb_feature_incompat, sb_feature_ro_compat;
+	__u32 sb_nr_users, sb_num_fc_blocks;
+	__u8 sb_checksum_type;
+	char sb_uuid[37];
+};
+
+/* Loads the journal model.  A filesystem without a journal gives present=0
+ * and returns 0. */
+errcode_t journal_load(ext2_filsys fs, struct e2l_journal *j);
+void journal_release(struct e2l_journal *j);
+
+#endif

@@ -1,0 +1,82 @@
+/* owner.h - block ownership: what owns each block of the device.  Metadata
+ * (superblocks, GDT, bitmaps, inode tables) comes from the group model; file
+ * blocks from one inode scan that builds a sorted extent index once per
+ * session, so that later range queries never scan inodes again. */
+#ifndef E2L_OWNER_H
+#define E2L_OWNER_H
+
+#include "session.h"
+
+enum owner_class {
+	OWN_FREE = 0,		/* free in the block bitmap */
+	OWN_UNINIT,		/* free, in a BLOCK_UNINIT group */
+	OWN_SUPER,		/* superblock or backup (and boot block) */
+	OWN_GDT,		/* group descriptor table */
+	OWN_RSV_GDT,		/* reserved GDT blocks */
+	OWN_BBITMAP,		/* block bitmap */
+	OWN_IBITMAP,		/* inode bitmap */
+	OWN_ITABLE,		/* inode table */
+	OWN_JOURNAL,		/* internal journal data */
+	OWN_MAPPING,		/* extent-tree or indirect block of an inode */
+	OWN_FILE,		/* data of a regular file (or other inode) */
+	OWN_DIR,		/* directory data */
+	OWN_XATTR,		/* extended-attribute block */
+	OWN_OTHER,		/* used by other metadata (resize inode, MMP,
+				   quota, bad blocks...) */
+	OWN_UNKNOWN,		/* used in the bitmap, no owner found (yet) */
+	OWN_CLASS_MAX
+};
+
+/* One run of blocks with a single owner. */
+struct owner_run {
+	blk64_t start, len;
+	enum owner_class cls;
+	ext2_ino_t ino;		/* owning inode, or 0 */
+	blk64_t lblk;		/* logical block of start, for data runs */
+	dgrp_t group;		/* for group metadata: the group it serves */
+};
+
+struct owner_index;
+
+/* Name ("inode table") and one-letter code ('I') of a class. */
+const char *owner_class_name(enum owner_class cls);
+const char *owner_class_key(enum owner_class cls);	/* "itable" */
+char owner_class_letter(enum owner_class cls);
+
+/*
+ * Incremental build, so that a front end can keep its screen alive: begin,
+ * then step until *done, or call owner_index_build() to do it all.  Until the
+ * index is complete, queries answer metadata and free space exactly and
+ * report other used blocks as OWN_UNKNOWN.
+ */
+errcode_t owner_scan_begin(struct session *s);
+errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done);
+/* Fraction of the inode scan done, 0..1. */
+double owner_scan_progress(const struct session *s);
+errcode_t owner_index_build(struct session *s);
+int owner_index_complete(const struct session *s);
+
+/* The owner of one block. */
+errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
+
+/*
+ * Calls fn for every run overlapping [first, first+count), in block order,
+ * clipped to the range.  fn returns nonzero to stop.
+ */
+errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
+			  int (*fn)(const struct owner_run *run, void *arg),
+			  void *arg);
+
+/* Adds the number of blocks of each class in [first, first+count) to
+ * counts[]. */
+errcode_t owner_class_counts(struct session *s, blk64_t first, blk64_t count,
+			     blk64_t counts[OWN_CLASS_MAX]);
+
+/* The runs of blocks (data and mapping) of one inode, in logical order; the
+ * caller frees *runs. */
+errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
+			   struct owner_run **runs, size_t *nruns);
+
+void owner_index_free(struct owner_index *idx);
+
+#endif

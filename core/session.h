@@ -1,0 +1,71 @@
+/* session.h - one open filesystem and everything the commands share about
+ * it: the libext2fs handle, cwd/root, flags, the output sink and the lazily
+ * built models.  No globals: a test may hold two sessions at once. */
+#ifndef E2L_SESSION_H
+#define E2L_SESSION_H
+
+#include <ext2fs/ext2fs.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "sink.h"
+
+/* Open flags. */
+#define SESSION_RW		0x0001	/* -w: open read-write */
+#define SESSION_CATASTROPHIC	0x0002	/* -c: ignore bitmaps, sb errors */
+#define SESSION_FORCE_UNDO	0x0004	/* an undo file is wanted */
+
+/* Models a command may ask for (session_need). */
+#define NEED_BLOCK_BITMAP	0x0001
+#define NEED_INODE_BITMAP	0x0002
+#define NEED_BITMAPS		(NEED_BLOCK_BITMAP | NEED_INODE_BITMAP)
+
+struct owner_index;	/* core/owner.c */
+
+struct session {
+	ext2_filsys fs;		/* NULL when no filesystem is open */
+	char *device;
+	unsigned flags;
+	char *undo_file;	/* -z FILE, or NULL */
+	ext2_ino_t root, cwd;
+	struct sink *out;
+	int mount_flags;	/* EXT2_MF_* from ext2fs_check_mount_point */
+	char mount_point[256];
+	time_t now;		/* set_current_time; 0 means the real clock */
+	unsigned loaded;	/* NEED_* bits already satisfied */
+	struct owner_index *owners;	/* built on first use */
+	int failed;		/* any command failed (for the exit status) */
+	bool quit;		/* quit requested */
+};
+
+/* Prepares an empty session writing to out. */
+void session_init(struct session *s, struct sink *out);
+
+/*
+ * Opens device with the SESSION_* flags.  Read-only unless SESSION_RW.
+ * Refuses SESSION_RW (EXT2_ET_RO_FILSYS... see session.c) on a mounted
+ * filesystem or one needing journal recovery; on refusal or failure the
+ * reason goes to s->out as an error and the session stays closed.
+ * undo_file, when set, routes every write through libext2fs's undo manager.
+ */
+errcode_t session_open(struct session *s, const char *device, unsigned flags,
+		       const char *undo_file, blk64_t superblock,
+		       unsigned blocksize);
+
+/* Closes the filesystem (writing it back when opened -w) and frees models. */
+errcode_t session_close(struct session *s);
+
+/*
+ * Makes sure the NEED_* models are loaded.  Cheap when they already are.
+ * Commands declare what they need in their cmd_entry; the dispatcher calls
+ * this, so handlers rarely do.
+ */
+errcode_t session_need(struct session *s, unsigned need);
+
+/* The time debugfs-style commands treat as "now". */
+time_t session_now(const struct session *s);
+
+/* Frees everything built from the filesystem's contents (after a write). */
+void session_invalidate(struct session *s);
+
+#endif

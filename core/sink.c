@@ -1,0 +1,383 @@
+/* sink.c - the output sink: text passthrough, com_err-style errors, and the
+ * JSON document that wraps each command in --json mode. */
+#include "sink.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_add(struct strbuf *sb, const char *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 256;
+		while (cap < sb->len + len + 1)
+			cap *= 2;
+		char *nb = realloc(sb->buf, cap);
+		if (!nb)
+			abort(); /* out of memory: nothing sane to do */
+		sb->buf = nb;
+		sb->cap = cap;
+	}
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = 0;
+}
+
+void strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(small, sizeof(small), fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		strbuf_add(sb, small, n);
+		return;
+	}
+	char *big = malloc(n + 1);
+	if (!big)
+		abort();
+	vsnprintf(big, n + 1, fmt, ap);
+	strbuf_add(sb, big, n);
+	free(big);
+}
+
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = 0;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	memset(sb, 0, sizeof(*sb));
+}
+
+static void stdio_write(void *ctx, enum sink_chan chan, const char *buf,
+			size_t len)
+{
+	FILE *f = chan == SINK_ERR ? stderr : stdout;
+
+	(void)ctx;
+	if (chan == SINK_ERR)
+		fflush(stdout); /* keep the two streams in order on a tty */
+	fwrite(buf, 1, len, f);
+	if (chan == SINK_ERR)
+		fflush(stderr);
+}
+
+void sink_init_cb(struct sink *sk, enum sink_mode mode,
+		  void (*write)(void *, enum sink_chan, const char *, size_t),
+		  void *ctx)
+{
+	memset(sk, 0, sizeof(*sk));
+	sk->mode = mode;
+	sk->write = write;
+	sk->ctx = ctx;
+}
+
+void sink_init_stdio(struct sink *sk, enum sink_mode mode)
+{
+	sink_init_cb(sk, mode, stdio_write, NULL);
+}
+
+void sink_free(struct sink *sk)
+{
+	strbuf_free(&sk->text);
+	strbuf_free(&sk->result);
+	strbuf_free(&sk->errors);
+}
+
+void out_write(struct sink *sk, const char *buf, size_t len)
+{
+	if (sk->mode == SINK_JSON && sk->in_command)
+		strbuf_add(&sk->text, buf, len);
+	else
+		sk->write(sk->ctx, SINK_OUT, buf, len);
+}
+
+void out_vprintf(struct sink *sk, const char *fmt, va_list ap)
+{
+	struct strbuf tmp = {0};
+
+	if (sk->mode == SINK_JSON && sk->in_command) {
+		strbuf_vprintf(&sk->text, fmt, ap);
+		return;
+	}
+	strbuf_vprintf(&tmp, fmt, ap);
+	if (tmp.len)
+		sk->write(sk->ctx, SINK_OUT, tmp.buf, tmp.len);
+	strbuf_free(&tmp);
+}
+
+void out_printf(struct sink *sk, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	out_vprintf(sk, fmt, ap);
+	va_end(ap);
+}
+
+static void emit_error(struct sink *sk, struct strbuf *msg)
+{
+	sk->write(sk->ctx, SINK_ERR, msg->buf, msg->len);
+	if (sk->mode == SINK_JSON && sk->in_command) {
+		size_t n = msg->len;
+		if (n && msg->buf[n - 1] == '\n')
+			msg->buf[--n] = 0;
+		if (sk->errors.len)
+			strbuf_add(&sk->errors, ",", 1);
+		json_quote(&sk->errors, msg->buf);
+	}
+}
+
+void out_error(struct sink *sk, const char *who, errcode_t code,
+	       const char *fmt, ...)
+{
+	struct strbuf msg = {0};
+	va_list ap;
+
+	if (who)
+		strbuf_printf(&msg, "%s: ", who);
+	if (code)
+		strbuf_printf(&msg, "%s ", error_message(code));
+	if (fmt) {
+		va_start(ap, fmt);
+		strbuf_vprintf(&msg, fmt, ap);
+		va_end(ap);
+	}
+	strbuf_add(&msg, "\n", 1);
+	emit_error(sk, &msg);
+	strbuf_free(&msg);
+}
+
+void out_errtext(struct sink *sk, const char *fmt, ...)
+{
+	struct strbuf msg = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (msg.len)
+		emit_error(sk, &msg);
+	strbuf_free(&msg);
+}
+
+FILE *sink_stream_begin(struct sink *sk, char **bufp, size_t *lenp)
+{
+	(void)sk;
+	*bufp = NULL;
+	*lenp = 0;
+	return open_memstream(bufp, lenp);
+}
+
+void sink_stream_end(struct sink *sk, FILE *f, char **bufp, size_t *lenp)
+{
+	if (!f)
+		return;
+	fclose(f);
+	if (*bufp && *lenp)
+		out_write(sk, *bufp, *lenp);
+	free(*bufp);
+	*bufp = NULL;
+	*lenp = 0;
+}
+
+/* ---- JSON ---- */
+
+void json_quote(struct strbuf *sb, const char *val)
+{
+	const unsigned char *p = (const unsigned char *)(val ? val : "");
+
+	strbuf_add(sb, "\"", 1);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			strbuf_add(sb, "\\\"", 2);
+			break;
+		case '\\':
+			strbuf_add(sb, "\\\\", 2);
+			break;
+		case '\n':
+			strbuf_add(sb, "\\n", 2);
+			break;
+		case '\t':
+			strbuf_add(sb, "\\t", 2);
+			break;
+		case '\r':
+			strbuf_add(sb, "\\r", 2);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				strbuf_printf(sb, "\\u%04x", *p);
+			else
+				strbuf_add(sb, (const char *)p, 1);
+		}
+	}
+	strbuf_add(sb, "\"", 1);
+}
+
+/* Starts a member (or element): comma and key. */
+static int json_member(struct sink *sk, const char *key)
+{
+	if (sk->mode != SINK_JSON)
+		return 0;
+	if (sk->need_comma[sk->depth])
+		strbuf_add(&sk->result, ",", 1);
+	sk->need_comma[sk->depth] = 1;
+	if (key) {
+		json_quote(&sk->result, key);
+		strbuf_add(&sk->result, ":", 1);
+	}
+	return 1;
+}
+
+static void json_open(struct sink *sk, const char *key, char c)
+{
+	if (!json_member(sk, key))
+		return;
+	strbuf_add(&sk->result, &c, 1);
+	if (sk->depth + 1 < SINK_JSON_DEPTH)
+		sk->depth++;
+	sk->need_comma[sk->depth] = 0;
+}
+
+static void json_close(struct sink *sk, char c)
+{
+	if (sk->mode != SINK_JSON)
+		return;
+	strbuf_add(&sk->result, &c, 1);
+	if (sk->depth > 0)
+		sk->depth--;
+}
+
+void json_obj_begin(struct sink *sk, const char *key)
+{
+	json_open(sk, key, '{');
+}
+
+void json_obj_end(struct sink *sk)
+{
+	json_close(sk, '}');
+}
+
+void json_arr_begin(struct sink *sk, const char *key)
+{
+	json_open(sk, key, '[');
+}
+
+void json_arr_end(struct sink *sk)
+{
+	json_close(sk, ']');
+}
+
+void json_str(struct sink *sk, const char *key, const char *val)
+{
+	if (!json_member(sk, key))
+		return;
+	if (val)
+		json_quote(&sk->result, val);
+	else
+		strbuf_add(&sk->result, "null", 4);
+}
+
+void json_u64(struct sink *sk, const char *key, uint64_t val)
+{
+	if (json_member(sk, key))
+		strbuf_printf(&sk->result, "%llu", (unsigned long long)val);
+}
+
+void json_i64(struct sink *sk, const char *key, int64_t val)
+{
+	if (json_member(sk, key))
+		strbuf_printf(&sk->result, "%lld", (long long)val);
+}
+
+void json_double(struct sink *sk, const char *key, double val)
+{
+	if (json_member(sk, key))
+		strbuf_printf(&sk->result, "%.6g", val);
+}
+
+void json_bool(struct sink *sk, const char *key, int val)
+{
+	if (json_member(sk, key))
+		strbuf_add(&sk->result, val ? "true" : "false", val ? 4 : 5);
+}
+
+void json_null(struct sink *sk, const char *key)
+{
+	if (json_member(sk, key))
+		strbuf_add(&sk->result, "null", 4);
+}
+
+void sink_command_begin(struct sink *sk, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (sk->mode != SINK_JSON)
+		return;
+	strbuf_reset(&sk->text);
+	strbuf_reset(&sk->result);
+	strbuf_reset(&sk->errors);
+	sk->depth = 0;
+	sk->need_comma[0] = 0;
+	sk->in_command = 1;
+}
+
+/*
+ * Emits {"command":..,"args":[..],"status":N,"result":{..}|null,
+ * "text":".."|null,"errors":[..]} on one line.
+ */
+void sink_command_end(struct sink *sk, int status, int argc, char **argv)
+{
+	struct strbuf doc = {0};
+	int i;
+
+	if (sk->mode != SINK_JSON)
+		return;
+	sk->in_command = 0;
+	strbuf_add(&doc, "{\"command\":", 11);
+	json_quote(&doc, argc > 0 ? argv[0] : "");
+	strbuf_add(&doc, ",\"args\":[", 9);
+	for (i = 1; i < argc; i++) {
+		if (i > 1)
+			strbuf_add(&doc, ",", 1);
+		json_quote(&doc, argv[i]);
+	}
+	strbuf_printf(&doc, "],\"status\":%d,\"result\":", status);
+	if (sk->result.len) {
+		strbuf_add(&doc, "{", 1);
+		strbuf_add(&doc, sk->result.buf, sk->result.len);
+		strbuf_add(&doc, "}", 1);
+	} else {
+		strbuf_add(&doc, "null", 4);
+	}
+	strbuf_add(&doc, ",\"text\":", 8);
+	if (sk->text.len)
+		json_quote(&doc, sk->text.buf);
+	else
+		strbuf_add(&doc, "null", 4);
+	strbuf_add(&doc, ",\"errors\":[", 11);
+	if (sk->errors.len)
+		strbuf_add(&doc, sk->errors.buf, sk->errors.len);
+	strbuf_add(&doc, "]}\n", 3);
+	sk->write(sk->ctx, SINK_OUT, doc.buf, doc.len);
+	strbuf_free(&doc);
+}

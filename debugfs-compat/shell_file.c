@@ -1,0 +1,29 @@
+/* shell_file.c - running requests from a file or a pipe, echoing each one
+ * the way `debugfs -f` does so that existing scripts read the same. */
+#include "shell.h"
+#include "../core/cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int shell_run_file(struct session *s, FILE *f, int echo)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	while (!s->quit && (n = getline(&line, &cap, f)) >= 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		/* debugfs skips blank lines and comments without echoing. */
+		if (!line[strspn(line, " \t")] || line[0] == '#')
+			continue;
+		if (echo) {
+			out_printf(s->out, "debugfs: %s\n", line);
+			fflush(stdout);
+		}
+		cmd_run_line(s, line);
+	}
+	free(line);
+	return s->failed;
+}

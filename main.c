@@ -1,0 +1,265 @@
+/* main.c - e2layout's command line: choose the front end (TUI, shell, one
+ * request, a command file, mkdemo), open the filesystem, and turn what the
+ * commands report into an exit status scripts can trust. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cmd.h"
+#include "core/demo.h"
+#include "core/help.h"
+#include "debugfs-compat/shell.h"
+#include "tui/tui.h"
+
+#define E2LAYOUT_VERSION "0.1.0"
+
+/* Exit statuses. */
+#define EXIT_OK		0
+#define EXIT_FAILED	1	/* a command failed */
+#define EXIT_USAGE	2	/* bad command line */
+#define EXIT_NOOPEN	3	/* the device could not be opened */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: e2layout [OPTIONS] DEVICE|IMAGE           full-screen inspector\n"
+"       e2layout shell [OPTIONS] DEVICE|IMAGE     interactive shell\n"
+"       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
+"       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"
+"       e2layout mkdemo [--seed N] PATH\n"
+"\n"
+"Options:\n"
+"  -w            open read-write (refused on a mounted filesystem)\n"
+"  -c            catastrophic mode: do not read bitmaps, ignore errors\n"
+"  -z FILE       record every write in an e2undo(8) undo file\n"
+"  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock\n"
+"  -R REQUEST    run one request and exit\n"
+"  -f FILE       run the requests in FILE (- for standard input)\n"
+"  --json        one JSON document per request on standard output\n"
+"  --keys KEYS   (TUI) play a scripted key sequence, for tests\n"
+"  -h, --help    this help;  -V, --version  the version\n"
+"\n"
+"Exit status: 0 all requests succeeded, 1 a request failed, 2 usage error,\n"
+"3 the device could not be opened.  \"help\" inside lists the requests.\n");
+}
+
+struct options {
+	unsigned flags;
+	const char *undo, *request, *file, *device, *keys;
+	blk64_t superblock;
+	unsigned blocksize;
+	int json, shell;
+};
+
+static int parse_number(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return (errno || !*s || *end) ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'J'},
+		{"keys", required_argument, NULL, 'K'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	unsigned long long v;
+	const char *libver;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+wcz:R:f:s:b:hV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			o->flags |= SESSION_RW;
+			break;
+		case 'c':
+			o->flags |= SESSION_CATASTROPHIC;
+			break;
+		case 'z':
+			o->undo = optarg;
+			break;
+		case 'R':
+			o->request = optarg;
+			break;
+		case 'f':
+			o->file = optarg;
+			break;
+		case 's':
+			if (parse_number(optarg, &v)) {
+				fprintf(stderr, "e2layout: bad superblock "
+						"number: %s\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->superblock = v;
+			break;
+		case 'b':
+			if (parse_number(optarg, &v) || v > 65536) {
+				fprintf(stderr, "e2layout: bad block size: "
+						"%s\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->blocksize = v;
+			break;
+		case 'J':
+			o->json = 1;
+			break;
+		case 'K':
+			o->keys = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_OK);
+		case 'V':
+			ext2fs_get_library_version(&libver, NULL);
+			printf("e2layout %s (libext2fs %s)\n", E2LAYOUT_VERSION,
+			       libver);
+			exit(EXIT_OK);
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+static int run_mkdemo(int argc, char **argv)
+{
+	unsigned long long seed = 1;
+	const char *path = NULL;
+	struct sink log;
+	errcode_t err;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (parse_number(argv[++i], &seed)) {
+				fprintf(stderr, "e2layout mkdemo: bad seed: "
+						"%s\n", argv[i]);
+				return EXIT_USAGE;
+			}
+		} else if (argv[i][0] == '-' || path) {
+			fprintf(stderr, "Usage: e2layout mkdemo [--seed N] "
+					"PATH\n");
+			return EXIT_USAGE;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path) {
+		fprintf(stderr, "Usage: e2layout mkdemo [--seed N] PATH\n");
+		return EXIT_USAGE;
+	}
+	sink_init_stdio(&log, SINK_TEXT);
+	err = demo_make(path, seed, &log);
+	sink_free(&log);
+	if (err) {
+		fprintf(stderr, "e2layout mkdemo: %s: %s\n", path,
+			error_message(err));
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {0};
+	struct session s;
+	struct sink out;
+	errcode_t err;
+	int rc;
+
+	add_error_table(&et_ext2_error_table);
+	if (argc == 2 && !strcmp(argv[1], "--man")) {
+		sink_init_stdio(&out, SINK_TEXT);
+		help_write_man(&out);
+		sink_free(&out);
+		return EXIT_OK;
+	}
+	if (argc > 1 && !strcmp(argv[1], "mkdemo"))
+		return run_mkdemo(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "shell")) {
+		o.shell = 1;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	rc = parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (optind != argc - 1) {
+		fprintf(stderr, optind >= argc ? "e2layout: no device or image "
+						 "named\n"
+					       : "e2layout: too many "
+						 "arguments\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (o.request && o.file) {
+		fprintf(stderr, "e2layout: -R and -f exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o.undo && !(o.flags & SESSION_RW)) {
+		fprintf(stderr, "e2layout: -z needs -w (there is nothing to "
+				"undo in a read-only session)\n");
+		return EXIT_USAGE;
+	}
+	o.device = argv[optind];
+
+	sink_init_stdio(&out, o.json ? SINK_JSON : SINK_TEXT);
+	session_init(&s, &out);
+	err = session_open(&s, o.device, o.flags, o.undo, o.superblock,
+			   o.blocksize);
+	if (err) {
+		sink_free(&out);
+		return EXIT_NOOPEN;
+	}
+
+	if (o.request) {
+		cmd_run_line(&s, o.request);
+	} else if (o.file) {
+		FILE *f = strcmp(o.file, "-") ? fopen(o.file, "r") : stdin;
+
+		if (!f) {
+			out_error(&out, "e2layout", errno, "while opening %s",
+				  o.file);
+			s.failed = 1;
+		} else {
+			shell_run_file(&s, f, !o.json);
+			if (f != stdin)
+				fclose(f);
+		}
+	} else if (o.shell || !isatty(STDIN_FILENO)) {
+		if (isatty(STDIN_FILENO))
+			shell_interactive(&s);
+		else
+			shell_run_file(&s, stdin, !o.json);
+	} else if (!isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "e2layout: standard output is not a terminal; "
+				"for a script use -R REQUEST, -f FILE, or "
+				"-R \"map\" for a text picture of the layout\n");
+		s.failed = 1;
+	} else {
+		rc = tui_main(&s, o.keys);
+		if (rc)
+			s.failed = 1;
+	}
+
+	if (session_close(&s))
+		s.failed = 1;
+	if (o.undo)
+		fprintf(stderr, "e2layout: undo file written to %s "
+				"(restore with: e2undo %s %s)\n",
+			o.undo, o.undo, o.device);
+	sink_free(&out);
+	return s.failed ? EXIT_FAILED : EXIT_OK;
+}

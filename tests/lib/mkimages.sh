@@ -1,0 +1,56 @@
+#!/bin/sh
+# mkimages.sh - makes the test images every test tier shares, with the real
+# mke2fs (and e2layout mkdemo for the demo), into DIR.  Images are rebuilt
+# when this script changes.  Usage: mkimages.sh DIR E2LAYOUT
+set -e
+dir=$1
+e2layout=$2
+stamp="$dir/.stamp"
+me=$(cksum < "$0" | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] && [ -f "$dir/demo.img" ]; then
+	exit 0
+fi
+rm -rf "$dir"
+mkdir -p "$dir"
+export E2FSPROGS_FAKE_TIME=1700000000
+export MKE2FS_CONFIG=/dev/null	# the defaults below, not the host's mke2fs.conf
+
+# A source tree: directories, small and large files (large enough for
+# indirect and double-indirect blocks with 1 KiB blocks), a sparse file,
+# symlinks short and long, an empty file and a device node name.
+src="$dir/src"
+mkdir -p "$src/etc" "$src/usr/share/doc" "$src/var/log" "$src/home/user/deep/er/still"
+i=0
+while [ $i -lt 40 ]; do
+	printf 'file %d\n' $i > "$src/etc/conf$i"
+	i=$((i + 1))
+done
+seq 1 20000 > "$src/var/log/messages"			# ~108 KiB
+seq 1 120000 > "$src/usr/share/doc/big.txt"		# ~780 KiB
+head -c 3000000 /dev/zero | tr '\0' 'x' > "$src/home/user/blob"	# ~2.9 MiB
+dd if=/dev/zero of="$src/home/user/sparse" bs=1024 seek=5000 count=7 2>/dev/null
+: > "$src/home/user/empty"
+echo hello > "$src/home/user/deep/er/still/leaf"
+ln -s ../etc/conf1 "$src/home/user/short-link"
+ln -s "$(printf 'x%.0s' $(seq 1 100))/target/that/is/long/enough/to/need/a/block" "$src/home/user/long-link"
+mkdir -p "$src/manyfiles"
+i=0
+while [ $i -lt 300 ]; do
+	echo $i > "$src/manyfiles/entry-with-a-longish-name-$i"
+	i=$((i + 1))
+done
+
+mk() {
+	name=$1; size=$2; shift 2
+	mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a4b5c6d7e8f \
+		-d "$src" "$@" "$dir/$name.img" "$size" >/dev/null
+}
+mk ext2-1k 16M -t ext2 -b 1024 -I 128 -O ^resize_inode,sparse_super,filetype,^dir_index
+mk ext3 32M -t ext3 -O has_journal,ext_attr,resize_inode,dir_index,filetype,sparse_super,large_file -I 256 -J size=4
+mk ext4 64M -t ext4 -O has_journal,ext_attr,resize_inode,dir_index,filetype,extent,64bit,flex_bg,sparse_super,large_file,huge_file,dir_nlink,extra_isize,metadata_csum -I 256 -J size=4
+mk bigalloc 128M -t ext4 -O has_journal,extent,bigalloc,flex_bg,sparse_super,filetype,dir_index,^resize_inode -C 16384 -I 256
+mk metabg 64M -t ext4 -O has_journal,extent,meta_bg,^resize_inode,flex_bg,filetype,dir_index,sparse_super,64bit -I 256
+mk inline 32M -t ext4 -O has_journal,extent,inline_data,flex_bg,filetype,dir_index,sparse_super,ext_attr -I 256
+mk noflex 64M -t ext4 -O has_journal,extent,^flex_bg,filetype,dir_index,sparse_super,large_file -I 256
+"$e2layout" mkdemo --seed 1 "$dir/demo.img" >/dev/null
+echo "$me" > "$stamp"

@@ -1,0 +1,14 @@
+/* tui.h - the full-screen front end's entry point. */
+#ifndef E2L_TUI_H
+#define E2L_TUI_H
+
+#include "../core/session.h"
+
+/*
+ * Runs the full-screen inspector on an open session until the user quits.
+ * keys, when not NULL, is a scripted key sequence (tests' deterministic
+ * mode).  Returns the process exit status.
+ */
+int tui_main(struct session *s, const char *keys);
+
+#endif
