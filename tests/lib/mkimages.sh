@@ -7,7 +7,8 @@ dir=$1
 e2layout=$2
 stamp="$dir/.stamp"
 me=$(cksum < "$0" | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] && [ -f "$dir/demo.img" ]; then
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] &&
+   { [ -f "$dir/demo.img" ] || [ ! -s "$e2layout" ]; }; then
 	exit 0
 fi
 rm -rf "$dir"
@@ -52,5 +53,7 @@ mk bigalloc 128M -t ext4 -O has_journal,extent,bigalloc,flex_bg,sparse_super,fil
 mk metabg 64M -t ext4 -O has_journal,extent,meta_bg,^resize_inode,flex_bg,filetype,dir_index,sparse_super,64bit -I 256
 mk inline 32M -t ext4 -O has_journal,extent,inline_data,flex_bg,filetype,dir_index,sparse_super,ext_attr -I 256
 mk noflex 64M -t ext4 -O has_journal,extent,^flex_bg,filetype,dir_index,sparse_super,large_file -I 256
-"$e2layout" mkdemo --seed 1 "$dir/demo.img" >/dev/null
+# The demo is made by e2layout itself; its own tests check that it exists.
+"$e2layout" mkdemo --seed 1 "$dir/demo.img" >/dev/null ||
+	echo "mkimages: warning: e2layout mkdemo failed; no demo.img" >&2
 echo "$me" > "$stamp"
