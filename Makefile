@@ -85,7 +85,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(CORE_LIB)
 unit-tests: $(UNIT_BIN)
 
 test-images: $(BIN)
-	sh tests/lib/mkimages.sh $(BUILD)/testimg $(BIN)
+	sh tests/lib/mkimages.sh $(BUILD)/testimg $(abspath $(BIN))
 
 check: $(BIN) $(UNIT_BIN) test-images
 	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
