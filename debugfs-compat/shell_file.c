@@ -15,9 +15,13 @@ int shell_run_file(struct session *s, FILE *f, int echo)
 	while (!s->quit && (n = getline(&line, &cap, f)) >= 0) {
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
-		/* debugfs skips blank lines and comments without echoing. */
-		if (!line[strspn(line, " \t")] || line[0] == '#')
+		/* As debugfs -f: comments are echoed as they are, every
+		 * other line (blank ones too) after a "debugfs: " prompt. */
+		if (line[0] == '#') {
+			if (echo)
+				out_printf(s->out, "%s\n", line);
 			continue;
+		}
 		if (echo) {
 			out_printf(s->out, "debugfs: %s\n", line);
 			fflush(stdout);
