@@ -1,14 +1,14 @@
 #!/bin/sh
 # mkimages.sh - makes the test images every test tier shares, with the real
 # mke2fs (and e2layout mkdemo for the demo), into DIR.  Images are rebuilt
-# when this script changes.  Usage: mkimages.sh DIR E2LAYOUT
+# when this script or the demo generator changes.
+# Usage: mkimages.sh DIR E2LAYOUT
 set -e
 dir=$1
 e2layout=$2
 stamp="$dir/.stamp"
-me=$(cksum < "$0" | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] &&
-   { [ -f "$dir/demo.img" ] || [ ! -s "$e2layout" ]; }; then
+me=$(cat "$0" "$(dirname "$0")"/../../core/demo*.c | cksum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] && [ -f "$dir/demo.img" ]; then
 	exit 0
 fi
 rm -rf "$dir"
