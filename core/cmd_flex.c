@@ -124,10 +124,12 @@ static int do_flex(struct session *s, int argc, char **argv)
 				  "while reading flex group %lu", n);
 			return CMD_FAIL;
 		}
-		if (json)
+		if (json) {
 			flex_json(s, &fx);
-		else
+			json_flush(s->out);
+		} else {
 			flex_text(s, &fx);
+		}
 		flex_release(&fx);
 	}
 	if (json)

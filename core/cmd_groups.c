@@ -125,50 +125,86 @@ static void text_line(struct strbuf *sb, const struct e2l_group *g, int gw,
 	strbuf_add(sb, "\n", 1);
 }
 
+/* A group location's group number, -1 when it lies outside the fs. */
+static int64_t loc_group(dgrp_t g)
+{
+	return g == GROUPS_NONE ? -1 : (int64_t)g;
+}
+
+/* The columns of a JSON row, in order (see help/cmd/groups.txt).  Rows, not
+ * objects: a 100,000-group filesystem stays a few megabytes. */
+static const char *const json_columns[] = {
+	"group", "first_block", "last_block", "superblock", "gdt_first",
+	"gdt_count", "reserved_gdt_first", "reserved_gdt_count",
+	"block_bitmap", "block_bitmap_group", "inode_bitmap",
+	"inode_bitmap_group", "inode_table", "inode_table_group",
+	"free_blocks", "free_inodes", "used_dirs", "itable_unused", "flags",
+	"checksum_ok", NULL
+};
+
+static void json_opt(struct sink *o, int present, blk64_t val)
+{
+	if (present)
+		json_u64(o, NULL, val);
+	else
+		json_null(o, NULL);
+}
+
 static void json_group(struct sink *o, const struct e2l_group *g)
 {
-	json_obj_begin(o, NULL);
-	json_u64(o, "group", g->group);
-	json_u64(o, "first_block", g->first);
-	json_u64(o, "last_block", g->last);
-	if (g->has_super) {
-		json_u64(o, "superblock", g->super_blk);
-		json_bool(o, "superblock_backup", g->group != 0);
-	} else {
-		json_null(o, "superblock");
-	}
-	if (g->gdt_count) {
-		json_u64(o, "gdt_first", g->gdt_first);
-		json_u64(o, "gdt_count", g->gdt_count);
-		json_bool(o, "gdt_meta_bg", g->meta_bg_desc);
-	}
-	if (g->rsv_count) {
-		json_u64(o, "reserved_gdt_first", g->rsv_first);
-		json_u64(o, "reserved_gdt_count", g->rsv_count);
-	}
-	json_u64(o, "block_bitmap", g->block_bitmap);
-	json_i64(o, "block_bitmap_group", g->bb_group == GROUPS_NONE ? -1 :
-		 (int64_t)g->bb_group);
-	json_u64(o, "inode_bitmap", g->inode_bitmap);
-	json_i64(o, "inode_bitmap_group", g->ib_group == GROUPS_NONE ? -1 :
-		 (int64_t)g->ib_group);
-	json_u64(o, "inode_table", g->inode_table);
-	json_u64(o, "inode_table_blocks", g->inode_table_blocks);
-	json_i64(o, "inode_table_group", g->it_group == GROUPS_NONE ? -1 :
-		 (int64_t)g->it_group);
-	json_u64(o, "free_blocks", g->free_blocks);
-	json_u64(o, "free_inodes", g->free_inodes);
-	json_u64(o, "used_dirs", g->used_dirs);
-	json_u64(o, "itable_unused", g->itable_unused);
-	json_u64(o, "flags", g->flags);
-	json_bool(o, "inode_uninit", !!(g->flags & EXT2_BG_INODE_UNINIT));
-	json_bool(o, "block_uninit", !!(g->flags & EXT2_BG_BLOCK_UNINIT));
-	json_bool(o, "itable_zeroed", !!(g->flags & EXT2_BG_INODE_ZEROED));
+	json_arr_begin(o, NULL);
+	json_u64(o, NULL, g->group);
+	json_u64(o, NULL, g->first);
+	json_u64(o, NULL, g->last);
+	json_opt(o, g->has_super, g->super_blk);
+	json_opt(o, g->gdt_count, g->gdt_first);
+	json_u64(o, NULL, g->gdt_count);
+	json_opt(o, g->rsv_count, g->rsv_first);
+	json_u64(o, NULL, g->rsv_count);
+	json_u64(o, NULL, g->block_bitmap);
+	json_i64(o, NULL, loc_group(g->bb_group));
+	json_u64(o, NULL, g->inode_bitmap);
+	json_i64(o, NULL, loc_group(g->ib_group));
+	json_u64(o, NULL, g->inode_table);
+	json_i64(o, NULL, loc_group(g->it_group));
+	json_u64(o, NULL, g->free_blocks);
+	json_u64(o, NULL, g->free_inodes);
+	json_u64(o, NULL, g->used_dirs);
+	json_u64(o, NULL, g->itable_unused);
+	json_u64(o, NULL, g->flags);
 	if (g->csum < 0)
-		json_null(o, "checksum_ok");
+		json_null(o, NULL);
 	else
-		json_bool(o, "checksum_ok", g->csum);
-	json_obj_end(o);
+		json_bool(o, NULL, g->csum);
+	json_arr_end(o);
+}
+
+static void json_head(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+	const char *const *c;
+
+	json_u64(s->out, "group_count", fs->group_desc_count);
+	json_u64(s->out, "block_size", fs->blocksize);
+	json_u64(s->out, "blocks_per_group", fs->super->s_blocks_per_group);
+	json_u64(s->out, "cluster_ratio", EXT2FS_CLUSTER_RATIO(fs));
+	json_str(s->out, "free_blocks_unit",
+		 ext2fs_has_feature_bigalloc(fs->super) ? "clusters" :
+							  "blocks");
+	json_u64(s->out, "inode_table_blocks", fs->inode_blocks_per_group);
+	json_bool(s->out, "meta_bg", ext2fs_has_feature_meta_bg(fs->super));
+	json_u64(s->out, "first_meta_bg", fs->super->s_first_meta_bg);
+	json_u64(s->out, "descs_per_block", EXT2_DESC_PER_BLOCK(fs->super));
+	json_obj_begin(s->out, "flag_bits");
+	json_u64(s->out, "inode_uninit", EXT2_BG_INODE_UNINIT);
+	json_u64(s->out, "block_uninit", EXT2_BG_BLOCK_UNINIT);
+	json_u64(s->out, "itable_zeroed", EXT2_BG_INODE_ZEROED);
+	json_obj_end(s->out);
+	json_arr_begin(s->out, "columns");
+	for (c = json_columns; *c; c++)
+		json_str(s->out, NULL, *c);
+	json_arr_end(s->out);
+	json_arr_begin(s->out, "groups");
 }
 
 static int do_groups(struct session *s, int argc, char **argv)
@@ -196,14 +232,7 @@ static int do_groups(struct session *s, int argc, char **argv)
 		gw = 3;
 	bw = ndigits(ext2fs_blocks_count(fs->super));
 	if (json) {
-		json_u64(s->out, "group_count", fs->group_desc_count);
-		json_u64(s->out, "block_size", fs->blocksize);
-		json_u64(s->out, "blocks_per_group",
-			 fs->super->s_blocks_per_group);
-		json_u64(s->out, "cluster_ratio", EXT2FS_CLUSTER_RATIO(fs));
-		json_str(s->out, "free_blocks_unit",
-			 bigalloc ? "clusters" : "blocks");
-		json_arr_begin(s->out, "groups");
+		json_head(s);
 	} else {
 		strbuf_printf(&sb, "%*s %-*s %-*s %-*s %-*s %7s %7s %5s "
 			      "%-8s %-4s %s\n", gw, "Grp", 2 * bw + 1,
@@ -215,6 +244,8 @@ static int do_groups(struct session *s, int argc, char **argv)
 	for (grp = first;; grp++) {
 		err = groups_get(fs, grp, &g);
 		if (err) {
+			if (json)
+				json_arr_end(s->out);
 			out_error(s->out, argv[0], err, "while reading group "
 				  "%u", grp);
 			strbuf_free(&sb);
@@ -222,6 +253,7 @@ static int do_groups(struct session *s, int argc, char **argv)
 		}
 		if (json) {
 			json_group(s->out, &g);
+			json_flush(s->out);
 		} else {
 			text_line(&sb, &g, gw, bw);
 			if (sb.len >= FLUSH_AT) {
