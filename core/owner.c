@@ -368,8 +368,8 @@ static dgrp_t group_of(ext2_filsys fs, blk64_t b)
 	return ext2fs_group_of_blk2(fs, b);
 }
 
-static void emit_orun(struct emitter *e, const struct orun *r, blk64_t a,
-		      blk64_t b)
+static void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a,
+			blk64_t b, struct owner_run *out)
 {
 	struct owner_run o = {0};
 	blk64_t off = a - orun_start(r), unit;
@@ -378,15 +378,24 @@ static void emit_orun(struct emitter *e, const struct orun *r, blk64_t a,
 	o.len = b - a;
 	o.cls = r->cls;
 	if (group_class(r->cls)) {
-		unit = group_unit(e->fs, r->cls);
+		unit = group_unit(fs, r->cls);
 		o.group = r->ino + (unit ? off / unit : 0);
 	} else {
 		o.ino = r->ino;
 		o.lblk = r->lblk;
 		if (lblk_advances(&o))
 			o.lblk += off;
-		o.group = group_of(e->fs, a);
+		o.group = group_of(fs, a);
 	}
+	*out = o;
+}
+
+static void emit_orun(struct emitter *e, const struct orun *r, blk64_t a,
+		      blk64_t b)
+{
+	struct owner_run o;
+
+	orun_to_run(e->fs, r, a, b, &o);
 	emit(e, &o);
 }
 
@@ -425,11 +434,12 @@ static void emit_free(struct emitter *e, blk64_t a, blk64_t b)
 	}
 }
 
-/* Used blocks without a run.  With bigalloc, the rest of a cluster whose
- * first blocks belong to a run belongs to the same owner. */
-static void emit_used(struct emitter *e, blk64_t a, blk64_t b)
+/* Used blocks without a run.  With bigalloc, the rest of a cluster that
+ * a run partly covers belongs to the run's owner (before or after it). */
+static void emit_used(struct emitter *e, blk64_t a, blk64_t b,
+		      const struct orun *next)
 {
-	blk64_t ratio = EXT2FS_CLUSTER_RATIO(e->fs), t;
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(e->fs), t, c;
 	struct owner_run o;
 
 	if (ratio > 1 && e->have_last && a % ratio &&
@@ -447,11 +457,27 @@ static void emit_used(struct emitter *e, blk64_t a, blk64_t b)
 		emit(e, &o);
 		a = t;
 	}
-	emit_plain(e, a, b, OWN_UNKNOWN);
+	c = b;
+	if (ratio > 1 && next && b % ratio && orun_start(next) == b) {
+		c = b - b % ratio;
+		if (c < a)
+			c = a;
+	}
+	if (a < c)
+		emit_plain(e, a, c, OWN_UNKNOWN);
+	if (c < b) {
+		orun_to_run(e->fs, next, b, b + 1, &o);
+		o.start = c;
+		o.len = b - c;
+		if (lblk_advances(&o))
+			o.lblk = o.lblk >= o.len ? o.lblk - o.len : 0;
+		emit(e, &o);
+	}
 }
 
 /* The space between runs, from the block bitmap. */
-static void emit_gap(struct emitter *e, blk64_t a, blk64_t b)
+static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
+		     const struct orun *next)
 {
 	ext2fs_block_bitmap bm = e->fs->block_map;
 	blk64_t fdb = e->fs->super->s_first_data_block, z;
@@ -466,7 +492,7 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b)
 		if (z < a)
 			z = a;
 		if (z > a) {
-			emit_used(e, a, z);
+			emit_used(e, a, z, z == b ? next : NULL);
 			a = z;
 			continue;
 		}
@@ -485,6 +511,7 @@ errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
 {
 	struct emitter e = {0};
 	const struct orun_vec *mv, *fv;
+	const struct orun *nr;
 	static const struct orun_vec none;
 	blk64_t pos = first, end, total, next, rend;
 	size_t i, j;
@@ -531,9 +558,13 @@ errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
 			pos = rend;
 			continue;
 		}
-		if (j < fv->n && orun_start(&fv->v[j]) < next)
+		nr = i < mv->n && orun_start(&mv->v[i]) == next ?
+		     &mv->v[i] : NULL;
+		if (j < fv->n && orun_start(&fv->v[j]) < next) {
 			next = orun_start(&fv->v[j]);
-		emit_gap(&e, pos, next);
+			nr = &fv->v[j];
+		}
+		emit_gap(&e, pos, next, nr);
 		pos = next;
 	}
 	return 0;
@@ -575,7 +606,11 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
 		}
 	}
 	memset(run, 0, sizeof(*run));
-	return owner_for_range(s, blk, 1, lookup_one, run);
+	/* To the end of its cluster, so that bigalloc slack finds its
+	 * owner; the first run reported starts at blk. */
+	return owner_for_range(s, blk, EXT2FS_CLUSTER_RATIO(s->fs) -
+			       blk % EXT2FS_CLUSTER_RATIO(s->fs), lookup_one,
+			       run);
 }
 
 static int count_fn(const struct owner_run *run, void *arg)
