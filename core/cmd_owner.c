@@ -70,8 +70,8 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 
 /* Finds a directory holding each of want[0..n) (0 when none), walking the
  * tree from the root once for all of them. */
-static errcode_t find_parents(ext2_filsys fs, const ext2_ino_t *want,
-			      ext2_ino_t *parent, size_t n)
+errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
+			     ext2_ino_t *parent, size_t n)
 {
 	struct pathfind pf = {.fs = fs, .want = want, .parent = parent,
 			      .n = n, .left = n};
@@ -193,7 +193,7 @@ static int do_owner(struct session *s, int argc, char **argv)
 		}
 		want[i] = runs[i].ino;
 	}
-	err = find_parents(s->fs, want, parent, n);
+	err = owner_find_parents(s->fs, want, parent, n);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))
