@@ -1,7 +1,7 @@
 /* frag.c - fragmentation (see frag.h): free extents from the block bitmap
  * with range searches, and per-file extent counts from the owner scan. */
 #include "frag.h"
-#include "owner.h"
+#include "owner_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -108,4 +108,35 @@ void frag_files_release(struct frag_files *f)
 	free(f->worst);
 	f->worst = NULL;
 	f->nworst = 0;
+}
+
+errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
+			struct frag_file *ff)
+{
+	struct orun_vec v = {0};
+	struct ext2_inode inode;
+	struct owalk w;
+	errcode_t err;
+
+	memset(ff, 0, sizeof(*ff));
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!ino || ino > s->fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_read_inode(s->fs, ino, &inode);
+	if (err)
+		return err;
+	memset(&w, 0, sizeof(w));
+	w.fs = s->fs;
+	w.out = &v;
+	owalk_inode(&w, ino, &inode, OWN_FILE);
+	free(v.v);
+	if (w.err)
+		return w.err;
+	ff->ino = ino;
+	ff->blocks = w.data_blocks;
+	ff->extents = w.extents;
+	ff->ideal = (w.data_blocks + OWNER_MAX_EXTENT_BLOCKS - 1) /
+		    OWNER_MAX_EXTENT_BLOCKS;
+	return 0;
 }
