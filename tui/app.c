@@ -421,6 +421,8 @@ static void on_mouse(struct tui *t)
 	}
 	if (mapw_hit(t, ev.y, ev.x, &blk) == 0) {
 		t->cur = blk;
+		if (t->view == 0)
+			tui_goto_view(t, 1);
 		return;
 	}
 	t->mouse_y = ev.y;
@@ -545,6 +547,7 @@ static void on_key(struct tui *t, int ch)
 		on_mouse(t);
 		return;
 	}
+	t->msg[0] = 0;
 	a = tui_key_action(t, ch);
 	if (views[t->view]->key(t, a, ch))
 		return;

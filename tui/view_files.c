@@ -178,8 +178,12 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 	const struct ext2_inode *in = &e->inode;
 	int row = y;
 
-	tui_text(t, row++, x, w, R_HEAD, "<%u> %s%s%s", e->ino, st.path,
-		 strcmp(st.path, "/") ? "/" : "", e->name);
+	if (!strcmp(e->name, ".."))
+		tui_text(t, row++, x, w, R_HEAD, "<%u> (the parent directory)",
+			 e->ino);
+	else
+		tui_text(t, row++, x, w, R_HEAD, "<%u> %s%s%s", e->ino,
+			 st.path, strcmp(st.path, "/") ? "/" : "", e->name);
 	tui_text(t, row++, x, w, R_NORMAL, "mode %06o  links %u  uid %u  "
 		 "gid %u", in->i_mode, in->i_links_count, inode_uid(*in),
 		 inode_gid(*in));
