@@ -15,7 +15,7 @@ const struct tui_key tui_global_keys[] = {
 	{'q', "q", ACT_QUIT, "quit (restores the terminal, exit status 0)"},
 	{'?', "?", ACT_HELP, "this help, generated from the key tables"},
 	{KEY_F(1), "F1", ACT_HELP, "this help"},
-	{'/', "/", ACT_SEARCH, "search: 12 or <12> inode, b123 block, /path"},
+	{'/', "/", ACT_SEARCH, "search: <12> or i12 inode, b123 or 123 block, /path"},
 	{':', ":", ACT_PROMPT, "run a request in the console (Tab completes)"},
 	{'\t', "Tab", ACT_NEXT_VIEW, "next view"},
 	{KEY_BTAB, "S-Tab", ACT_PREV_VIEW, "previous view"},
