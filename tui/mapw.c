@@ -18,19 +18,27 @@ static blk64_t div_up(blk64_t a, blk64_t b)
 
 void mapw_fit(struct tui *t, struct map_layout *m, int w, int h)
 {
-	blk64_t count;
+	blk64_t bpg = EXT2_BLOCKS_PER_GROUP(t->fs->super);
+	blk64_t ng = t->fs->group_desc_count, k = 1;
 
 	m->first = t->fs->super->s_first_data_block;
 	m->end = ext2fs_blocks_count(t->fs->super);
-	count = m->end - m->first;
 	if (w < 1)
 		w = 1;
 	if (h < 1)
 		h = 1;
-	m->bpc = div_up(count, (blk64_t)w * h);
+	/* Rows aligned on groups: 2^n rows per group, or whole groups per
+	 * row, so that a row never straddles a group boundary oddly. */
+	if (ng <= (blk64_t)h) {
+		while (k * 2 * ng <= (blk64_t)h && k * 2 <= bpg)
+			k *= 2;
+		m->row_blocks = div_up(bpg, k);
+	} else {
+		m->row_blocks = bpg * div_up(ng, h);
+	}
+	m->bpc = div_up(m->row_blocks, w);
 	if (!m->bpc)
 		m->bpc = 1;
-	m->row_blocks = m->bpc * w;
 	m->label = 0;
 	m->top_row = 0;
 }
