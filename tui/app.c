@@ -162,6 +162,7 @@ void tui_run_request(struct tui *t, const char *line)
 	if (t->s->quit)
 		t->quit = 1;
 	t->gen++;
+	names_free(t);	/* the request may have changed the tree */
 	t->lines_top = 0;
 }
 
@@ -702,6 +703,7 @@ int tui_main(struct session *s, const char *keys)
 	if (errtmp)
 		fclose(errtmp);
 	console_free(t);
+	names_free(t);
 	free(t->hl);
 	prompt_free(t->prompt_obj);
 	sink_free(&t->sink);

@@ -258,26 +258,6 @@ static int describe_run(const struct owner_run *r, void *arg)
 	return 0;
 }
 
-void tui_inode_path(struct tui *t, ext2_ino_t ino, char *buf, size_t len)
-{
-	struct ext2_inode inode;
-	char *name = NULL;
-
-	buf[0] = 0;
-	if (ino == EXT2_JOURNAL_INO) {
-		snprintf(buf, len, "(journal)");
-		return;
-	}
-	if (ino < EXT2_FIRST_INO(t->fs->super) && ino != EXT2_ROOT_INO)
-		return;
-	if (ext2fs_read_inode(t->fs, ino, &inode) ||
-	    !LINUX_S_ISDIR(inode.i_mode))
-		return;
-	if (!ext2fs_get_pathname(t->fs, ino, 0, &name) && name)
-		snprintf(buf, len, "%s", name);
-	ext2fs_free_mem(&name);
-}
-
 void mapw_describe(struct tui *t, blk64_t first, blk64_t count, char *buf,
 		   size_t len)
 {

@@ -73,6 +73,7 @@ struct tui_maparea {
 };
 
 struct tui_prompt;
+struct tui_names;
 
 struct tui {
 	struct session *s;
@@ -116,6 +117,7 @@ struct tui {
 	size_t nlines, lines_cap;
 	struct strbuf partial;
 	int lines_top;		/* lines scrolled back from the end */
+	struct tui_names *names;	/* inode -> parent (names.c) */
 };
 
 /* app.c */
@@ -176,8 +178,9 @@ int mapw_hit(struct tui *t, int y, int x, blk64_t *blk);
 void mapw_describe(struct tui *t, blk64_t first, blk64_t count, char *buf,
 		   size_t len);
 int mapw_highlighted(const struct tui *t, blk64_t first, blk64_t count);
-/* The path of an inode when it can be found cheaply, else "". */
+/* names.c: the path of an inode (first link), or "" when not found. */
 void tui_inode_path(struct tui *t, ext2_ino_t ino, char *buf, size_t len);
+void names_free(struct tui *t);
 
 /* prompt.c - a line editor with history and completion. */
 struct tui_prompt *prompt_new(void);

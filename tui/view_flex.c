@@ -144,11 +144,12 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 		tui_text(t, st.list_y + i, x + lw + 1, w - lw - 1,
 			 st.gtop + i == st.gsel && st.pane ? R_SELECT :
 			 R_NORMAL, "g%-5u bb %-9llu ib %-9llu it %llu+%u "
-			 "(in g%u)  free %u/%u%s", gi,
+			 "(in g%d)  free %u/%u%s", gi,
 			 (unsigned long long)g.block_bitmap,
 			 (unsigned long long)g.inode_bitmap,
 			 (unsigned long long)g.inode_table,
-			 g.inode_table_blocks, g.it_group, g.free_blocks,
+			 g.inode_table_blocks, g.it_group == GROUPS_NONE ? -1 :
+			 (int)g.it_group, g.free_blocks,
 			 g.free_inodes, (g.flags & EXT2_BG_BLOCK_UNINIT) ?
 			 " uninit" : "");
 	}
@@ -192,6 +193,11 @@ static int flex_key(struct tui *t, enum tui_action a, int ch)
 				 st.fx[st.fsel].first_group : (long)st.n - 1;
 		break;
 	case ACT_LEFT:
+		st.pane = 0;
+		break;
+	case ACT_BACK:
+		if (!st.pane)
+			return 0;
 		st.pane = 0;
 		break;
 	case ACT_RIGHT:
