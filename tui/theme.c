@@ -1,8 +1,11 @@
-/* theme.c - every colour and glyph the TUI uses, declared once: roles mapped
+/* theme.c - every colour and glyph the TUI uses, declared once, and the
+ * small drawing helpers that apply them: roles mapped
  * to colours in the dark and light themes, the map's fill glyphs (UTF-8 and
  * ASCII) and the glyph-only letters used without colour (NO_COLOR). */
 #include "tui_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,4 +188,44 @@ const char *theme_cell_glyph(const struct tui *t, enum owner_class cls,
 	if (cls == OWN_UNINIT && level == 0)
 		return t->utf8 ? "∙" : ",";
 	return t->utf8 ? fill_utf8[level] : fill_ascii[level];
+}
+
+void tui_fill(struct tui *t, int y, int x, int w, int role)
+{
+	attrset(theme_attr(t, role));
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
+void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
+	      ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (w <= 0 || y < 0 || y >= t->rows)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attrset(theme_attr(t, role));
+	mvaddnstr(y, x, buf, w);
+	attrset(A_NORMAL);
+}
+
+void tui_bar(struct tui *t, int y, int x, int w, double frac)
+{
+	int i, full;
+
+	if (frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	full = (int)(frac * w + 0.5);
+	for (i = 0; i < w; i++) {
+		attrset(theme_attr(t, i < full ? R_BAR : R_BAR_EMPTY));
+		mvaddstr(y, x + i, i < full ? theme_glyph(t, "█", "#")
+					    : theme_glyph(t, "░", "-"));
+	}
+	attrset(A_NORMAL);
 }
