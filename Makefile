@@ -49,6 +49,7 @@ UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
+.SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan install clean unit-tests test-images
 all: $(BIN)
 
