@@ -127,10 +127,6 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	s->flags = flags;
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = 0;
-	if (flags & SESSION_CATASTROPHIC)
-		out_error(s->out, device, 0,
-			  "catastrophic mode - not reading inode or group "
-			  "bitmaps");
 	return 0;
 }
 
