@@ -16,6 +16,7 @@ static const char *const images[] = {
 static char tmpdir[] = "/tmp/e2l-flex-XXXXXX";
 static char many[300];	/* 64 groups, flex size 16, 1 KiB blocks */
 static char small[300];	/* flex size 4, 20 groups: a short last flex */
+static char split[300];	/* flex size 64: tables split around backups */
 
 static int setup(void **state)
 {
@@ -24,6 +25,10 @@ static int setup(void **state)
 		return -1;
 	snprintf(many, sizeof(many), "%s/many.img", tmpdir);
 	snprintf(small, sizeof(small), "%s/small.img", tmpdir);
+	snprintf(split, sizeof(split), "%s/split.img", tmpdir);
+	free(tl_sh("MKE2FS_CONFIG=/dev/null mke2fs -q -F -T default -t ext4 "
+		   "-b 1024 -g 1024 -G 64 -I 128 -N 16384 -O extent,flex_bg,"
+		   "resize_inode %s 64M >/dev/null 2>&1", split));
 	free(tl_sh("MKE2FS_CONFIG=/dev/null mke2fs -q -F -T default -t ext4 "
 		   "-b 1024 -g 1024 -N 2048 -O extent,flex_bg,^resize_inode "
 		   "%s 64M >/dev/null 2>&1", many));
@@ -187,6 +192,7 @@ static void test_images(void **state)
 		compare_image(tl_image(images[i]));
 	compare_image(many);
 	compare_image(small);
+	compare_image(split);
 }
 
 static void test_layout(void **state)
@@ -209,6 +215,11 @@ static void test_layout(void **state)
 	assert_int_equal(flex_get(t.s.fs, 4, &fx), 0);
 	assert_int_equal(fx.first_group, 16);
 	assert_int_equal(fx.last_group, t.s.fs->group_desc_count - 1);
+	flex_release(&fx);
+	tl_close(&t);
+	open_path(&t, split, SINK_TEXT);
+	assert_int_equal(flex_get(t.s.fs, 0, &fx), 0);
+	assert_true(fx.nislands >= 2);
 	flex_release(&fx);
 	tl_close(&t);
 }
