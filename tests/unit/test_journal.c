@@ -133,7 +133,8 @@ static void compare_blocks(const char *path, const struct e2l_journal *j)
 	if (j->uses_extents)
 		assert_int_equal(j->nentries, entries);
 	assert_int_equal(j->nmap, nmap);
-	memcpy(mine, j->map_blocks, nmap * sizeof(blk64_t));
+	if (nmap)
+		memcpy(mine, j->map_blocks, nmap * sizeof(blk64_t));
 	qsort(mine, nmap, sizeof(blk64_t), cmp_blk);
 	qsort(map, nmap, sizeof(blk64_t), cmp_blk);
 	for (i = 0; i < nmap; i++)
