@@ -1,0 +1,152 @@
+#!/bin/sh
+# t_debugfs_compat.sh - the debugfs compatibility harness: every request of
+# tests/compat/requests/*.req (one per line) and every requests/*.script
+# (a -f file) runs under the real debugfs and under e2layout on every test
+# image; stdout and stderr must be byte-identical (debugfs's banner aside).
+# Prints a table per command and regenerates debugfs-compat/STATUS.md.
+# In a .req file, "#@ images: ext4 inline" limits the lines after it to those
+# images ("#@ images: all" lifts the limit).  Needs E2LAYOUT and E2L_IMAGES.
+set -u
+: "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+reqdir=${E2L_COMPAT_REQUESTS:-$here/requests}
+TZ=GMT
+export TZ
+
+if ! command -v debugfs >/dev/null 2>&1; then
+	echo "debugfs is not installed: no oracle"
+	exit 77
+fi
+ver=$(debugfs -V 2>&1 | head -1)
+case "$ver" in
+*" 1.47.0 "*) ;;
+*)	echo "the oracle must be debugfs 1.47.0, found: $ver"; exit 77 ;;
+esac
+images=$(ls "$E2L_IMAGES"/*.img 2>/dev/null)
+if [ -z "$images" ]; then
+	echo "no test images in $E2L_IMAGES"
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+results=$tmp/results	# lines "COMMAND<TAB>0|1"
+: > "$results"
+ndiff=0
+
+# Runs one case: $1 = label for the table, $2 = how to show the case, then
+# the arguments given to both programs after the image-independent part.
+# Compares and records.  Usage: run_case LABEL SHOW IMG OPT ARG
+run_case() {
+	label=$1; show=$2; img=$3; opt=$4; arg=$5
+	debugfs "$opt" "$arg" "$img" > "$tmp/d.out" 2> "$tmp/d.err0"
+	sed '1{/^debugfs [0-9][0-9.]* (.*)$/d;}' "$tmp/d.err0" > "$tmp/d.err"
+	"$E2LAYOUT" "$opt" "$arg" "$img" > "$tmp/e.out" 2> "$tmp/e.err"
+	erc=$?
+	if [ $erc -ge 98 ]; then
+		echo "SANITIZER/CRASH (exit $erc): $show on $(basename "$img")"
+		sed 's/^/    /' "$tmp/e.err" | head -20
+		printf '%s\t0\n' "$label" >> "$results"
+		ndiff=$((ndiff + 1))
+		return
+	fi
+	if cmp -s "$tmp/d.out" "$tmp/e.out" && cmp -s "$tmp/d.err" "$tmp/e.err"
+	then
+		printf '%s\t1\n' "$label" >> "$results"
+		return
+	fi
+	printf '%s\t0\n' "$label" >> "$results"
+	ndiff=$((ndiff + 1))
+	echo "DIFFERS: $show   image: $(basename "$img")"
+	for ch in out err; do
+		cmp -s "$tmp/d.$ch" "$tmp/e.$ch" && continue
+		echo "  std$ch (--- debugfs, +++ e2layout):"
+		diff -u "$tmp/d.$ch" "$tmp/e.$ch" | sed -n '3,14s/^/    /p'
+	done
+}
+
+# Is image $1 selected by the current "#@ images:" list ($sel)?
+selected() {
+	[ "$sel" = all ] && return 0
+	b=$(basename "$1" .img)
+	for w in $sel; do [ "$w" = "$b" ] && return 0; done
+	return 1
+}
+
+for f in "$reqdir"/*.req; do
+	[ -f "$f" ] || continue
+	sel=all
+	while IFS= read -r req || [ -n "$req" ]; do
+		case "$req" in
+		"#@ images:"*)
+			sel=$(echo "${req#\#@ images:}" | sed 's/^ *//;s/ *$//')
+			[ -n "$sel" ] || sel=all
+			continue ;;
+		\#*|"") continue ;;
+		esac
+		trimmed=$(echo "$req" | sed 's/^[[:space:]]*//')
+		case "$trimmed" in \#*|"") continue ;; esac
+		cmd=${trimmed%%[[:space:]]*}
+		for img in $images; do
+			selected "$img" || continue
+			run_case "$cmd" "$(basename "$f"): $req" "$img" -R "$req"
+		done
+	done < "$f"
+done
+
+for f in "$reqdir"/*.script; do
+	[ -f "$f" ] || continue
+	for img in $images; do
+		run_case "script:$(basename "$f" .script)" \
+			"-f $(basename "$f")" "$img" -f "$f"
+	done
+done
+
+echo
+awk -F '\t' '
+	{ run[$1]++; same[$1] += $2; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+	END {
+		printf "%-28s %6s %9s\n", "command", "cases", "identical"
+		for (i = 0; i < n; i++) {
+			c = order[i]
+			printf "%-28s %6d %9d%s\n", c, run[c], same[c],
+			       run[c] == same[c] ? "" : "  <-- differs"
+			tr += run[c]; ts += same[c]
+		}
+		printf "%-28s %6d %9d\n", "total", tr, ts
+	}' "$results"
+
+# STATUS.md: generated from what this run proved, never by hand.
+status=$top/debugfs-compat/STATUS.md
+first=$(echo "$images" | head -1)
+if ! sh "$here/gen_status.sh" "$results" "$first" "$tmp/STATUS.md"; then
+	echo "gen_status.sh failed"
+	exit 1
+fi
+if [ -f "$status" ]; then
+	# Anything the committed file claims that this run does not prove?
+	grep '| supported |' "$status" | cut -d'|' -f2 | sort > "$tmp/claimed"
+	grep '| supported |' "$tmp/STATUS.md" | cut -d'|' -f2 | sort > "$tmp/proven"
+	unproven=$(comm -23 "$tmp/claimed" "$tmp/proven")
+	if [ -n "$unproven" ]; then
+		echo "STATUS.md claimed support the harness does not prove:"
+		echo "$unproven" | sed 's/^/   /'
+		ndiff=$((ndiff + 1))
+	fi
+fi
+if ! cmp -s "$tmp/STATUS.md" "$status"; then
+	if cp "$tmp/STATUS.md" "$status" 2>/dev/null; then
+		echo "debugfs-compat/STATUS.md regenerated (commit it)"
+	else
+		echo "could not update $status"
+	fi
+fi
+grep -c '| supported |' "$status" | sed 's/$/ debugfs requests proven identical (see debugfs-compat\/STATUS.md)/'
+
+if [ $ndiff -ne 0 ]; then
+	echo "$ndiff case(s) differ from debugfs 1.47.0"
+	exit 1
+fi
+echo "all cases identical to debugfs 1.47.0"
+exit 0
