@@ -57,11 +57,28 @@ mkodd() {
 	[ -n "${E2L_KEEP_ODD:-}" ] && cp "$tmp/img/odd.img" "$E2L_KEEP_ODD"
 	return 0
 }
+# And a corrupt one: a directory entry naming inode 99999 (out of range).
+mkcorrupt() {
+	c=$tmp/badsrc
+	mkdir -p "$c" && echo a > "$c/victim" && echo b > "$c/other" || return 1
+	MKE2FS_CONFIG=/dev/null mke2fs -q -F -T default -t ext2 -b 1024 \
+		-d "$c" "$tmp/img/corrupt.img" 2M >/dev/null 2>&1 || return 1
+	off=$(grep -boa victim "$tmp/img/corrupt.img" | head -1 | cut -d: -f1)
+	[ -n "$off" ] || return 1
+	printf '\237\206\001\000' | dd of="$tmp/img/corrupt.img" bs=1 \
+		seek=$((off - 8)) conv=notrunc 2>/dev/null
+}
 if mkodd; then
 	images="$images
 $tmp/img/odd.img"
 else
 	echo "note: could not make the extra odd.img; going on without it"
+fi
+if mkcorrupt; then
+	images="$images
+$tmp/img/corrupt.img"
+else
+	echo "note: could not make the extra corrupt.img; going on without it"
 fi
 results=$tmp/results	# lines "COMMAND<TAB>0|1"
 : > "$results"
