@@ -19,6 +19,7 @@ struct icheck_walk {
 	struct icheck_block *b;
 	int n, left;
 	ext2_ino_t ino;	/* inode being walked */
+	int errors;	/* inodes whose blocks could not be walked */
 };
 
 static int icheck_proc(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
@@ -91,6 +92,7 @@ static int icheck_scan(struct session *s, struct icheck_walk *w, char *bbuf)
 		if (err) {
 			out_error(s->out, "icheck", err,
 				  "while calling ext2fs_block_iterate");
+			w->errors++;
 			goto next;
 		}
 		if (!w->left)
@@ -135,6 +137,8 @@ static int do_icheck(struct session *s, int argc, char **argv)
 	w.n = w.left = argc - 1;
 	if (icheck_scan(s, &w, bbuf))
 		goto out;
+	/* The answer is printed even when some inodes could not be walked,
+	 * but the request then fails. */
 
 	out_printf(s->out, "Block\tInode number\n");
 	json_arr_begin(s->out, "blocks");
@@ -153,7 +157,7 @@ static int do_icheck(struct session *s, int argc, char **argv)
 		json_obj_end(s->out);
 	}
 	json_arr_end(s->out);
-	rc = CMD_OK;
+	rc = w.errors ? CMD_FAIL : CMD_OK;
 out:
 	ext2fs_free_mem(&bbuf);
 	free(w.b);
@@ -201,6 +205,7 @@ struct ncheck_walk {
 	ext2_ino_t dir;		/* directory being walked */
 	char *parent;		/* its path, looked up on the first hit */
 	int parent_failed;
+	int errors;		/* anything reported on the way */
 };
 
 static void ncheck_json(struct ncheck_walk *w, ext2_ino_t ino,
@@ -242,6 +247,7 @@ static int ncheck_proc(struct ext2_dir_entry *d, int offset, int blocksize,
 					  "while calling ext2fs_get_pathname "
 					  "for inode #%u", w->dir);
 				w->parent_failed = 1;
+				w->errors++;
 			}
 		}
 		strbuf_reset(&path);
@@ -253,11 +259,13 @@ static int ncheck_proc(struct ext2_dir_entry *d, int offset, int blocksize,
 				      d->name);
 		out_printf(s->out, "%u\t%s", w->ino[i], path.buf);
 		bad = 0;
-		if (w->check_type && ftype &&
-		    !dfs_read_inode(s, d->inode, &inode, "ncheck") &&
-		    ftype != ncheck_mode_ftype(inode.i_mode)) {
-			out_printf(s->out, "  <--- BAD FILETYPE");
-			bad = 1;
+		if (w->check_type && ftype) {
+			if (dfs_read_inode(s, d->inode, &inode, "ncheck"))
+				w->errors++;
+			else if (ftype != ncheck_mode_ftype(inode.i_mode)) {
+				out_printf(s->out, "  <--- BAD FILETYPE");
+				bad = 1;
+			}
 		}
 		out_printf(s->out, "\n");
 		if (sink_is_json(s->out))
@@ -301,6 +309,7 @@ static int ncheck_scan(struct session *s, struct ncheck_walk *w)
 		if (err) {
 			out_error(s->out, "ncheck", err,
 				  "while calling ext2_dir_iterate");
+			w->errors++;
 			goto next;
 		}
 		if (!w->names_left)
@@ -371,7 +380,7 @@ usage:
 				inode.i_links_count;
 	}
 	w.n = argc;
-	if (ncheck_scan(s, &w) == 0)
+	if (ncheck_scan(s, &w) == 0 && !w.errors)
 		rc = CMD_OK;
 out:
 	free(w.ino);

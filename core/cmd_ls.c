@@ -18,6 +18,7 @@ struct ls_walk {
 	int col;		/* column of the short listing */
 	int options;		/* LS_* */
 	int seen;		/* entries seen: "." and ".." print raw */
+	int errors;		/* entries whose inode could not be read */
 };
 
 static const char *const ls_months[] = {
@@ -179,10 +180,17 @@ static int ls_proc(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 		ino = 0;
 	}
 	memset(&inode, 0, sizeof(inode));
-	if (ino && (options & (LS_LONG | LS_PARSE) || sink_is_json(w->s->out))) {
-		if (dfs_read_inode(w->s, ino, &inode, "ls"))
+	if (ino && (options & (LS_LONG | LS_PARSE))) {
+		if (dfs_read_inode(w->s, ino, &inode, "ls")) {
+			w->errors++;
 			return 0;
+		}
 		have = 1;
+	} else if (ino && sink_is_json(w->s->out)) {
+		/* Only for the JSON members: the text stays debugfs's. */
+		have = !ext2fs_read_inode(w->s->fs, ino, &inode);
+		if (!have)
+			memset(&inode, 0, sizeof(inode));
 	}
 	if (options & LS_PARSE) {
 		strbuf_printf(&line, "/%u/%06o/%d/%d/%.*s/", ino, inode.i_mode,
@@ -266,7 +274,7 @@ usage:
 		out_error(s->out, argv[1], err, NULL);
 		return CMD_FAIL;
 	}
-	return CMD_OK;
+	return w.errors ? CMD_FAIL : CMD_OK;
 }
 
 static const char *const ls_aliases[] = {"ls", NULL};
