@@ -50,13 +50,9 @@ UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
-<<<<<<< HEAD
 .SECONDARY: $(TESTLIB_OBJ)
-.PHONY: all deps demo check check-asan install clean unit-tests test-images
-=======
 .PHONY: all deps demo check check-asan compat install clean unit-tests \
 	test-images
->>>>>>> feat-dirs
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
