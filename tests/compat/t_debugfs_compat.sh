@@ -82,37 +82,35 @@ else
 fi
 results=$tmp/results	# lines "COMMAND<TAB>0|1"
 : > "$results"
-ndiff=0
+cases=$tmp/cases	# lines "LABEL<TAB>SHOW<TAB>IMG<TAB>OPT<TAB>ARG"
+: > "$cases"
 
-# Runs one case: $1 = label for the table, $2 = how to show the case, then
-# the arguments given to both programs after the image-independent part.
-# Compares and records.  Usage: run_case LABEL SHOW IMG OPT ARG
+# Runs one case in work directory $1 and appends its verdict to $1/results
+# (and any difference to $1/report).  Usage: run_case DIR LABEL SHOW IMG OPT ARG
 run_case() {
-	label=$1; show=$2; img=$3; opt=$4; arg=$5
-	debugfs "$opt" "$arg" "$img" > "$tmp/d.out" 2> "$tmp/d.err0"
-	sed '1{/^debugfs [0-9][0-9.]* (.*)$/d;}' "$tmp/d.err0" > "$tmp/d.err"
-	"$E2LAYOUT" "$opt" "$arg" "$img" > "$tmp/e.out" 2> "$tmp/e.err"
+	w=$1; label=$2; show=$3; img=$4; opt=$5; arg=$6
+	debugfs "$opt" "$arg" "$img" > "$w/d.out" 2> "$w/d.err0"
+	sed '1{/^debugfs [0-9][0-9.]* (.*)$/d;}' "$w/d.err0" > "$w/d.err"
+	"$E2LAYOUT" "$opt" "$arg" "$img" > "$w/e.out" 2> "$w/e.err"
 	erc=$?
 	if [ $erc -ge 98 ]; then
-		echo "SANITIZER/CRASH (exit $erc): $show on $(basename "$img")"
-		sed 's/^/    /' "$tmp/e.err" | head -20
-		printf '%s\t0\n' "$label" >> "$results"
-		ndiff=$((ndiff + 1))
+		{ echo "SANITIZER/CRASH (exit $erc): $show on ${img##*/}"
+		  sed 's/^/    /' "$w/e.err" | head -20; } >> "$w/report"
+		printf '%s\t0\n' "$label" >> "$w/results"
 		return
 	fi
-	if cmp -s "$tmp/d.out" "$tmp/e.out" && cmp -s "$tmp/d.err" "$tmp/e.err"
+	if cmp -s "$w/d.out" "$w/e.out" && cmp -s "$w/d.err" "$w/e.err"
 	then
-		printf '%s\t1\n' "$label" >> "$results"
+		printf '%s\t1\n' "$label" >> "$w/results"
 		return
 	fi
-	printf '%s\t0\n' "$label" >> "$results"
-	ndiff=$((ndiff + 1))
-	echo "DIFFERS: $show   image: $(basename "$img")"
-	for ch in out err; do
-		cmp -s "$tmp/d.$ch" "$tmp/e.$ch" && continue
+	printf '%s\t0\n' "$label" >> "$w/results"
+	{ echo "DIFFERS: $show   image: ${img##*/}"
+	  for ch in out err; do
+		cmp -s "$w/d.$ch" "$w/e.$ch" && continue
 		echo "  std$ch (--- debugfs, +++ e2layout):"
-		diff -u "$tmp/d.$ch" "$tmp/e.$ch" | sed -n '3,14s/^/    /p'
-	done
+		diff -u "$w/d.$ch" "$w/e.$ch" | sed -n '3,14s/^/    /p'
+	  done; } >> "$w/report"
 }
 
 # Is image $1 selected by the current "#@ images:" list ($sel)?
@@ -123,6 +121,7 @@ selected() {
 	return 1
 }
 
+tab=$(printf '\t')
 for f in "$reqdir"/*.req; do
 	[ -f "$f" ] || continue
 	sel=all
@@ -139,18 +138,40 @@ for f in "$reqdir"/*.req; do
 		cmd=${trimmed%%[[:space:]]*}
 		for img in $images; do
 			selected "$img" || continue
-			run_case "$cmd" "$(basename "$f"): $req" "$img" -R "$req"
+			printf '%s\t%s\t%s\t-R\t%s\n' "$cmd" \
+				"$(basename "$f"): $req" "$img" "$req" >> "$cases"
 		done
 	done < "$f"
 done
-
 for f in "$reqdir"/*.script; do
 	[ -f "$f" ] || continue
 	for img in $images; do
-		run_case "script:$(basename "$f" .script)" \
-			"-f $(basename "$f")" "$img" -f "$f"
+		printf '%s\t%s\t%s\t-f\t%s\n' "script:$(basename "$f" .script)" \
+			"-f $(basename "$f")" "$img" "$f" >> "$cases"
 	done
 done
+
+# The cases are independent: run them in E2L_JOBS shards (default: one per
+# processor), each in its own work directory, then gather in case order.
+jobs=${E2L_JOBS:-$(nproc 2>/dev/null || echo 2)}
+i=0
+while [ $i -lt "$jobs" ]; do
+	mkdir -p "$tmp/w$i"
+	: > "$tmp/w$i/results"
+	awk -v n="$jobs" -v k=$i 'NR % n == k' "$cases" > "$tmp/w$i/cases"
+	( while IFS="$tab" read -r label show img opt arg; do
+		run_case "$tmp/w$i" "$label" "$show" "$img" "$opt" "$arg"
+	  done < "$tmp/w$i/cases" ) &
+	i=$((i + 1))
+done
+wait
+i=0
+while [ $i -lt "$jobs" ]; do
+	cat "$tmp/w$i/results" >> "$results"
+	[ -f "$tmp/w$i/report" ] && cat "$tmp/w$i/report"
+	i=$((i + 1))
+done
+ndiff=$(awk -F '\t' '$2 == 0' "$results" | wc -l)
 
 echo
 awk -F '\t' '
