@@ -6,6 +6,11 @@ set -u
 T=$(mktemp -d "${TMPDIR:-/tmp}/e2l-editor.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 export E2LAYOUT_UNDO_DIR="$T"
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+# (slow unwinding so that the suppression sees through libext2fs's frames)
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export ASAN_OPTIONS
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
