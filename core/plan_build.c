@@ -106,6 +106,39 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 	return 0;
 }
 
+static int hits(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
+/* Whether [start, start+len) holds metadata evacuate could never move. */
+static int has_fixed_meta(ext2_filsys fs, blk64_t start, blk64_t len)
+{
+	blk64_t sb, old_desc, new_desc;
+	blk_t ndesc, used;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		if (hits(ext2fs_block_bitmap_loc(fs, g), 1, start, len) ||
+		    hits(ext2fs_inode_bitmap_loc(fs, g), 1, start, len) ||
+		    hits(ext2fs_inode_table_loc(fs, g),
+			 fs->inode_blocks_per_group, start, len))
+			return 1;
+		if (ext2fs_group_last_block2(fs, g) < start ||
+		    ext2fs_group_first_block2(fs, g) >= start + len)
+			continue;
+		ext2fs_super_and_bgd_loc2(fs, g, &sb, &old_desc, &new_desc,
+					  &used);
+		ndesc = fs->desc_blocks + fs->super->s_reserved_gdt_blocks;
+		if ((sb || g == 0) && hits(sb, 1, start, len))
+			return 1;
+		if (hits(old_desc, old_desc ? ndesc : 0, start, len) ||
+		    hits(new_desc, new_desc ? 1 : 0, start, len))
+			return 1;
+	}
+	return 0;
+}
+
 /* Tells what evacuate would have to move to make room near goal. */
 static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 			     blk64_t largest)
@@ -118,6 +151,7 @@ static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 		  "free run has %llu blocks)", (unsigned long long)need,
 		  (unsigned long long)largest);
 	(void)goal;
+	step /= 8;	/* candidate windows every 1/8 group */
 	for (start = fs->super->s_first_data_block; start + need <= end;
 	     start += step) {
 		used = 0;
@@ -130,12 +164,16 @@ static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 				z = start + need;
 			used += z - u;
 		}
-		if (used < bestused) {
+		if (used < bestused && !has_fixed_meta(fs, start, need)) {
 			bestused = used;
 			best = start;
 		}
 	}
-	if (bestused != ~0ULL)
+	if (bestused == ~0ULL)
+		out_error(s->out, "plan", 0, "no range of that size is free "
+			  "of fixed metadata; the filesystem is too small or "
+			  "too full for this");
+	else
 		out_error(s->out, "plan", 0, "`evacuate %llu-%llu` would free "
 			  "such a run by moving %llu used blocks elsewhere",
 			  (unsigned long long)best,

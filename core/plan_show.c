@@ -117,8 +117,10 @@ void plan_show(struct session *s, const struct plan *p)
 	}
 	out_printf(s->out, "Plan: %s of inode %u (%s-mapped)\n", p->kind,
 		   p->ino, p->extents ? "extent" : "block");
-	out_printf(s->out, "  extents: %zu before, %zu after; mapping blocks: "
-		   "%zu before, %llu after\n", p->nold, p->nnew, p->nold_meta,
+	out_printf(s->out, "  %s: %zu before, %zu after; mapping blocks: "
+		   "%zu before, %llu after\n", p->extents ? "extents" :
+		   "data runs (split by indirect blocks)", p->nold, p->nnew,
+		   p->nold_meta,
 		   (unsigned long long)p->new_meta);
 	out_printf(s->out, "  new run: blocks %llu-%llu (%llu blocks); free "
 		   "space needed: %llu blocks\n", (unsigned long long)p->target,
