@@ -66,7 +66,7 @@ static int finish(struct session *s, struct plan *p)
 }
 
 /* The journal must be internal and clean (nothing to replay). */
-static int journal_clean(struct session *s, ext2_ino_t ino)
+static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
 {
 	ext2_filsys fs = s->fs;
 	__u32 *jsb;	/* big-endian words: magic @0, s_start @28 */
@@ -93,6 +93,9 @@ static int journal_clean(struct session *s, ext2_ino_t ino)
 	else if (ext2fs_be32_to_cpu(jsb[0]) != 0xc03b3998U)
 		out_error(s->out, "journal_relocate", 0, "the journal "
 			  "superblock is damaged (bad magic)");
+	else if (want_resize && (ext2fs_be32_to_cpu(jsb[10]) & 0x20))
+		out_error(s->out, "journal_relocate", 0, "the journal has a "
+			  "fast-commit area; --size cannot resize it yet");
 	else if (jsb[7])
 		out_error(s->out, "journal_relocate", 0, "the journal is not "
 			  "empty (s_start != 0): it needs recovery first");
@@ -119,9 +122,16 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
 			size = strtoull(argv[++i], &end, 0);
-			if (*end || !size) {
-				out_error(s->out, argv[0], 0, "bad size: %s",
-					  argv[i]);
+			if (*end == 'K' || *end == 'k')
+				size = (size << 10) / fs->blocksize, end++;
+			else if (*end == 'M' || *end == 'm')
+				size = (size << 20) / fs->blocksize, end++;
+			else if (*end == 'G' || *end == 'g')
+				size = (size << 30) / fs->blocksize, end++;
+			if (*end || size < 1024 || size >= (1ULL << 32)) {
+				out_error(s->out, argv[0], 0, "bad size: %s "
+					  "(BLOCKS, or a size with K, M or G; "
+					  "at least 1024 blocks)", argv[i]);
 				return CMD_FAIL;
 			}
 			continue;
@@ -136,7 +146,14 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 			  "journal");
 		return CMD_FAIL;
 	}
-	if (!journal_clean(s, ino))
+	if (size) {
+		struct ext2_inode ji;
+
+		if (!ext2fs_read_inode(fs, ino, &ji) &&
+		    EXT2_I_SIZE(&ji) == size * fs->blocksize)
+			size = 0;	/* the size it has: a plain move */
+	}
+	if (!journal_clean(s, ino, size != 0))
 		return CMD_FAIL;
 	if (plan_build_move(s, "journal_relocate", ino, goal, size, &p))
 		return CMD_FAIL;

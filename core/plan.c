@@ -23,7 +23,7 @@ void plan_free(struct plan *p)
 const char *plan_step_name(enum plan_step_kind k)
 {
 	static const char *const names[] = {"copy", "write-map", "allocate",
-					    "switch", "free"};
+					    "switch", "free", "zero"};
 
 	return k < STEP_KIND_MAX ? names[k] : "?";
 }

@@ -18,6 +18,7 @@ enum plan_step_kind {
 	STEP_ALLOC,		/* mark [dst, dst+len) in use */
 	STEP_SWITCH,		/* point the inode at the new mapping */
 	STEP_FREE,		/* release [src, src+len) */
+	STEP_ZERO,		/* zero [dst, dst+len) (a grown journal) */
 	STEP_KIND_MAX
 };
 

@@ -18,10 +18,11 @@ errcode_t plan_save(const struct plan *p, const char *path)
 	if (!f)
 		return errno;
 	fprintf(f, "%s\nkind %s\nino %u\nextents %d\ntarget %llu %llu\n"
-		"new_meta %llu\n", PLAN_MAGIC, p->kind, p->ino, p->extents,
+		"new_meta %llu\nnew_size %llu\n", PLAN_MAGIC, p->kind, p->ino, p->extents,
 		(unsigned long long)p->target,
 		(unsigned long long)p->target_len,
-		(unsigned long long)p->new_meta);
+		(unsigned long long)p->new_meta,
+		(unsigned long long)p->new_size_blocks);
 	fprintf(f, "fp %u %u %u %u %u %llu %llu %u %s\n", p->fp.wtime,
 		p->fp.mtime, p->fp.mnt_count, p->fp.generation, p->fp.ctime,
 		(unsigned long long)p->fp.free_blocks,
@@ -79,6 +80,10 @@ static int parse_line(struct plan *p, const char *line)
 	if (sscanf(line, "target %llu %llu", &a, &b) == 2) {
 		p->target = a;
 		p->target_len = b;
+		return 0;
+	}
+	if (sscanf(line, "new_size %llu", &a) == 1) {
+		p->new_size_blocks = a;
 		return 0;
 	}
 	if (sscanf(line, "new_meta %llu", &a) == 1) {

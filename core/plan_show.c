@@ -61,7 +61,8 @@ void plan_show(struct session *s, const struct plan *p)
 		if (p->steps[i].kind == STEP_COPY) {
 			rd += p->steps[i].len;
 			wr += p->steps[i].len;
-		} else if (p->steps[i].kind == STEP_WRITE_MAP) {
+		} else if (p->steps[i].kind == STEP_WRITE_MAP ||
+			   p->steps[i].kind == STEP_ZERO) {
 			wr += p->steps[i].len;
 		}
 	}
@@ -144,6 +145,7 @@ void plan_show(struct session *s, const struct plan *p)
 			break;
 		case STEP_WRITE_MAP:
 		case STEP_ALLOC:
+		case STEP_ZERO:
 			out_printf(s->out, "%llu-%llu (%llu blocks)\n", b,
 				   b + l - 1, l);
 			break;
