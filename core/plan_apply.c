@@ -222,6 +222,9 @@ static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 	if (!err && p->new_size_blocks)
 		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
 					    p->new_size_blocks * fs->blocksize);
+	if (!err && p->set_size > EXT2_I_SIZE(&inode))
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
+					    p->set_size);
 	if (!err)
 		err = ext2fs_write_inode_full(fs, p->ino,
 					      (struct ext2_inode *)&inode,
@@ -338,7 +341,7 @@ static int check_safe(struct session *s)
 	return 0;
 }
 
-errcode_t plan_apply(struct session *s, const struct plan *p,
+errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path)
 {
 	int own_undo = 0;
@@ -370,7 +373,12 @@ errcode_t plan_apply(struct session *s, const struct plan *p,
 			return EXT2_ET_RO_FILSYS;
 	}
 	fault_install(s->fs);
-	err = run_steps(s->fs, p);
+	err = p->create_name[0] ? plan_create_file(s->fs, p) : 0;
+	if (!err && p->create_name[0] && plan_used_in(s->fs, p->target,
+			p->target + p->target_len - 1))
+		err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the directory grew */
+	if (!err)
+		err = run_steps(s->fs, p);
 	fault_remove(s->fs);
 	if (err)
 		out_error(s->out, "apply", err, "while applying the plan; the "

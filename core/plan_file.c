@@ -28,6 +28,10 @@ errcode_t plan_save(const struct plan *p, const char *path)
 		(unsigned long long)p->fp.free_blocks,
 		(unsigned long long)p->fp.free_inodes, p->fp.map_hash,
 		p->fp.uuid);
+	if (p->set_size)
+		fprintf(f, "set_size %llu\n", (unsigned long long)p->set_size);
+	if (p->create_name[0])
+		fprintf(f, "create %s\n", p->create_name);
 	for (i = 0; i < p->nold; i++)
 		fprintf(f, "old %llu %llu %llu %d\n",
 			(unsigned long long)p->old[i].lblk,
@@ -80,6 +84,16 @@ static int parse_line(struct plan *p, const char *line)
 	if (sscanf(line, "target %llu %llu", &a, &b) == 2) {
 		p->target = a;
 		p->target_len = b;
+		return 0;
+	}
+	if (sscanf(line, "set_size %llu", &a) == 1) {
+		p->set_size = a;
+		return 0;
+	}
+	if (!strncmp(line, "create ", 7) && line[7] &&
+	    strlen(line + 7) < sizeof(p->create_name) &&
+	    !strchr(line + 7, '/')) {
+		strcpy(p->create_name, line + 7);
 		return 0;
 	}
 	if (sscanf(line, "new_size %llu", &a) == 1) {
@@ -173,6 +187,19 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 	return 0;
 }
 
+/* Whether run r lies within one of p's old runs, at the same offsets. */
+static int in_old(const struct plan *p, const struct plan_ext *r)
+{
+	size_t i;
+
+	for (i = 0; i < p->nold; i++)
+		if (r->pblk >= p->old[i].pblk &&
+		    r->pblk + r->len <= p->old[i].pblk + p->old[i].len &&
+		    r->lblk - p->old[i].lblk == r->pblk - p->old[i].pblk)
+			return 1;
+	return 0;
+}
+
 int plan_check_sane(struct session *s, const struct plan *p)
 {
 	blk64_t end = ext2fs_blocks_count(s->fs->super), data = 0;
@@ -183,8 +210,11 @@ int plan_check_sane(struct session *s, const struct plan *p)
 		goto bad;
 	for (i = 0; i < p->nnew; i++) {
 		if (p->new[i].pblk < p->target || p->new[i].pblk +
-		    p->new[i].len > p->target + p->target_len)
-			goto bad;
+		    p->new[i].len > p->target + p->target_len) {
+			if (!in_old(p, &p->new[i]))
+				goto bad;
+			continue;	/* prealloc keeps the old extents */
+		}
 		data += p->new[i].len;
 	}
 	if (data + p->new_meta != p->target_len)
