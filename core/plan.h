@@ -52,6 +52,8 @@ struct plan {
 	struct plan_step *steps;
 	size_t nsteps;
 	struct plan_fp fp;
+	int chained;			/* fp: only the inode is checked */
+	struct plan *next;		/* evacuate: plans applied in turn */
 };
 
 void plan_free(struct plan *p);

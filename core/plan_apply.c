@@ -345,10 +345,14 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path)
 {
 	int own_undo = 0;
-	errcode_t err, e;
+	struct plan *q;
+	errcode_t err = 0, e;
 
-	if (check_safe(s) || plan_check_fp(s, p) || plan_check_sane(s, p))
+	if (check_safe(s))
 		return EXT2_ET_RO_FILSYS;
+	for (q = p; q; q = q->next)
+		if (plan_check_fp(s, q) || plan_check_sane(s, q))
+			return EXT2_ET_RO_FILSYS;
 	if (undo_path && !s->undo_file) {
 		if (unlink(undo_path) && errno != ENOENT) {
 			out_error(s->out, "apply", errno, "while removing the "
@@ -370,15 +374,17 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		}
 		own_undo = 1;
 		if (plan_check_fp(s, p))
-			return EXT2_ET_RO_FILSYS;
+			err = EXT2_ET_RO_FILSYS;
 	}
 	fault_install(s->fs);
-	err = p->create_name[0] ? plan_create_file(s->fs, p) : 0;
-	if (!err && p->create_name[0] && plan_used_in(s->fs, p->target,
-			p->target + p->target_len - 1))
-		err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the directory grew */
-	if (!err)
-		err = run_steps(s->fs, p);
+	for (q = p; q && !err; q = q->next) {
+		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
+		if (!err && q->create_name[0] && plan_used_in(s->fs,
+				q->target, q->target + q->target_len - 1))
+			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
+		if (!err)
+			err = run_steps(s->fs, q);
+	}
 	fault_remove(s->fs);
 	if (err)
 		out_error(s->out, "apply", err, "while applying the plan; the "

@@ -10,19 +10,17 @@
 
 #define PLAN_MAGIC "e2layout-plan 1"
 
-errcode_t plan_save(const struct plan *p, const char *path)
+static void save_one(FILE *f, const struct plan *p)
 {
-	FILE *f = fopen(path, "w");
 	size_t i;
 
-	if (!f)
-		return errno;
-	fprintf(f, "%s\nkind %s\nino %u\nextents %d\ntarget %llu %llu\n"
-		"new_meta %llu\nnew_size %llu\n", PLAN_MAGIC, p->kind, p->ino, p->extents,
+	fprintf(f, "kind %s\nino %u\nextents %d\ntarget %llu %llu\n"
+		"new_meta %llu\nnew_size %llu\nchained %d\n", p->kind,
+		p->ino, p->extents,
 		(unsigned long long)p->target,
 		(unsigned long long)p->target_len,
 		(unsigned long long)p->new_meta,
-		(unsigned long long)p->new_size_blocks);
+		(unsigned long long)p->new_size_blocks, p->chained);
 	fprintf(f, "fp %u %u %u %u %u %llu %llu %u %s\n", p->fp.wtime,
 		p->fp.mtime, p->fp.mnt_count, p->fp.generation, p->fp.ctime,
 		(unsigned long long)p->fp.free_blocks,
@@ -50,7 +48,19 @@ errcode_t plan_save(const struct plan *p, const char *path)
 			(unsigned long long)p->steps[i].src,
 			(unsigned long long)p->steps[i].dst,
 			(unsigned long long)p->steps[i].len);
-	fprintf(f, "end\n");
+}
+
+errcode_t plan_save(const struct plan *p, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return errno;
+	fprintf(f, "%s\n", PLAN_MAGIC);
+	for (; p; p = p->next) {
+		save_one(f, p);
+		fprintf(f, "%s\n", p->next ? "next" : "end");
+	}
 	if (fclose(f))
 		return errno;
 	return 0;
@@ -86,6 +96,8 @@ static int parse_line(struct plan *p, const char *line)
 		p->target_len = b;
 		return 0;
 	}
+	if (sscanf(line, "chained %d", &p->chained) == 1)
+		return 0;
 	if (sscanf(line, "set_size %llu", &a) == 1) {
 		p->set_size = a;
 		return 0;
@@ -145,7 +157,7 @@ static int parse_line(struct plan *p, const char *line)
 errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen)
 {
-	struct plan *p;
+	struct plan *p, *first, *bad = NULL;
 	char line[512];
 	FILE *f;
 	int lineno = 0, ended = 0;
@@ -156,7 +168,7 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		snprintf(why, whylen, "%s", strerror(errno));
 		return errno;
 	}
-	p = calloc(1, sizeof(*p));
+	first = p = calloc(1, sizeof(*p));
 	if (!p) {
 		fclose(f);
 		return ENOMEM;
@@ -173,16 +185,27 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 			ended = 1;
 			break;
 		}
+		if (!strcmp(line, "next")) {
+			p->next = calloc(1, sizeof(*p));
+			if (!p->next)
+				break;
+			p = p->next;
+			continue;
+		}
 		if (parse_line(p, line))
 			break;
 	}
 	fclose(f);
-	if (!ended || !p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0]) {
+	for (p = first; p; p = p->next)
+		if (!p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0])
+			bad = p;
+	if (!ended || bad) {
 		snprintf(why, whylen, "not an e2layout plan, or damaged near "
 			 "line %d", lineno);
-		plan_free(p);
+		plan_free(first);
 		return EXT2_ET_INVALID_ARGUMENT;
 	}
+	p = first;
 	*pp = p;
 	return 0;
 }
