@@ -180,7 +180,8 @@ static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
 			g[n++] = a;
 		}
 	}
-	qsort(g, n, sizeof(*g), cmp_grp);
+	if (n)
+		qsort(g, n, sizeof(*g), cmp_grp);
 	for (i = 0, o = 0; i < n; i++)
 		if (!o || g[o - 1] != g[i])
 			g[o++] = g[i];
