@@ -51,6 +51,41 @@ static void show_json(struct session *s, int argc, char **argv)
 	sink_free(&js);
 }
 
+/* The operations that make plans; `plan OP ARGS` builds without applying. */
+static const char *const plan_ops[] = {"journal_relocate", "defrag",
+				       "evacuate", "prealloc", NULL};
+
+static int plan_operation(struct session *s, int argc, char **argv)
+{
+	const struct cmd_entry *c = NULL;
+	const char *const *op;
+	char two[64];
+	int rc, shift = 1;
+
+	/* "plan journal relocate" names journal_relocate, as at top level */
+	if (argc > 2) {
+		snprintf(two, sizeof(two), "%s_%s", argv[1], argv[2]);
+		for (op = plan_ops; *op; op++)
+			if (!strcmp(*op, two))
+				c = cmd_find(two), shift = 2;
+	}
+	for (op = plan_ops; !c && *op; op++)
+		if (!strcmp(*op, argv[1]))
+			c = cmd_find(argv[1]);
+	if (!c) {
+		out_error(s->out, "plan", 0, "Usage: plan [show [--json] | "
+			  "save FILE | load FILE | drop | OPERATION ARGS...] "
+			  "(operations: journal relocate, defrag, evacuate, "
+			  "prealloc)");
+		return CMD_FAIL;
+	}
+	argv[shift] = (char *)c->name;
+	s->plan_only = true;
+	rc = c->run(s, argc - shift, argv + shift);
+	s->plan_only = false;
+	return rc;
+}
+
 static int do_plan(struct session *s, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "show";
@@ -75,11 +110,8 @@ static int do_plan(struct session *s, int argc, char **argv)
 		s->plan = NULL;
 		return CMD_OK;
 	}
-	if (strcmp(sub, "show") && strcmp(sub, "save")) {
-		out_error(s->out, "plan", 0, "Usage: plan [show [--json] | "
-			  "save FILE | load FILE | drop]");
-		return CMD_FAIL;
-	}
+	if (strcmp(sub, "show") && strcmp(sub, "save"))
+		return plan_operation(s, argc, argv);
 	if (!s->plan) {
 		out_error(s->out, "plan", 0, "there is no current plan (make "
 			  "one with journal_relocate or defrag, or plan load "
@@ -113,7 +145,8 @@ static int do_plan(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_plan = {
 	.name = "plan",
-	.synopsis = "plan [show [--json] | save FILE | load FILE | drop]",
+	.synopsis = "plan [show [--json] | save FILE | load FILE | drop | "
+		    "OPERATION ARGS...]",
 	.summary = "Preview, save or load the current layout plan",
 	.options = "show save load drop --json",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
@@ -152,12 +185,54 @@ static char *undo_default(struct session *s)
 	return path;
 }
 
+/*
+ * Applies p (a plan loaded from a file when loaded is set, else the current
+ * plan), recording undo data as asked, then verifies it.
+ */
+static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
+		      const char *undo, int no_undo)
+{
+	char *undo_alloc = NULL;
+	int rc = CMD_FAIL;
+	struct plan *q;
+	errcode_t err;
+
+	if (s->undo_file)
+		undo = s->undo_file;	/* -z: the session already records */
+	else if (!no_undo && !undo)
+		undo = undo_alloc = undo_default(s);
+	if (no_undo)
+		undo = NULL;
+	err = plan_apply(s, p, s->undo_file ? NULL : undo);
+	if (err)
+		goto out;
+	out_printf(s->out, "applied the %s plan for inode %u\n", p->kind,
+		   p->ino);
+	if (undo)
+		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
+			   "%s)\n", undo, undo, s->device);
+	if (sink_is_json(s->out))
+		json_str(s->out, "undo_file", undo);
+	rc = CMD_OK;
+	for (q = p; q; q = q->next)
+		if (plan_verify(s, q))
+			rc = CMD_FAIL;
+out:
+	if (p == s->plan && rc == CMD_OK) {
+		plan_free(s->plan);
+		s->plan = NULL;
+	}
+	plan_free(loaded);
+	free(undo_alloc);
+	return rc;
+}
+
 static int do_apply(struct session *s, int argc, char **argv)
 {
-	struct plan *loaded = NULL, *p, *q;
+	struct plan *loaded = NULL, *p;
 	const char *file = NULL, *undo = NULL;
-	char *undo_alloc = NULL, why[128];
-	int i, no_undo = 0, rc = CMD_FAIL;
+	int i, no_undo = 0;
+	char why[128];
 	errcode_t err;
 
 	for (i = 1; i < argc; i++) {
@@ -187,34 +262,60 @@ static int do_apply(struct session *s, int argc, char **argv)
 			  "file");
 		return CMD_FAIL;
 	}
-	if (s->undo_file)
-		undo = s->undo_file;	/* -z: the session already records */
-	else if (!no_undo && !undo)
-		undo = undo_alloc = undo_default(s);
-	if (no_undo)
-		undo = NULL;
-	err = plan_apply(s, p, s->undo_file ? NULL : undo);
-	if (err)
-		goto out;
-	out_printf(s->out, "applied the %s plan for inode %u\n", p->kind,
-		   p->ino);
-	if (undo)
-		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
-			   "%s)\n", undo, undo, s->device);
-	if (sink_is_json(s->out))
-		json_str(s->out, "undo_file", undo);
-	rc = CMD_OK;
-	for (q = p; q; q = q->next)
-		if (plan_verify(s, q))
-			rc = CMD_FAIL;
-out:
-	if (p == s->plan && rc == CMD_OK) {
-		plan_free(s->plan);
-		s->plan = NULL;
+	return apply_plan(s, p, loaded, undo, no_undo);
+}
+
+int plan_take_apply_opts(struct session *s, int *argc, char **argv,
+			 struct apply_opts *o)
+{
+	int i, j;
+
+	memset(o, 0, sizeof(*o));
+	for (i = j = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--no-undo")) {
+			o->no_undo = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--undo")) {
+			if (i + 1 >= *argc) {
+				out_error(s->out, argv[0], 0,
+					  "--undo needs a file name");
+				return 1;
+			}
+			o->undo = argv[++i];
+			continue;
+		}
+		argv[j++] = argv[i];
 	}
-	plan_free(loaded);
-	free(undo_alloc);
-	return rc;
+	argv[j] = NULL;
+	*argc = j;
+	return 0;
+}
+
+int plan_offer(struct session *s, struct plan *p, int shown,
+	       const struct apply_opts *o)
+{
+	struct plan *q;
+
+	if (p != s->plan) {
+		plan_free(s->plan);
+		s->plan = p;
+	}
+	if (!shown)
+		for (q = p; q; q = q->next)
+			plan_show(s, q);
+	if (s->plan_only || !(s->fs->flags & EXT2_FLAG_RW)) {
+		if (!sink_is_json(s->out))
+			out_printf(s->out, "Nothing is written yet: %s"
+				   "`plan save FILE` keeps the plan.\n",
+				   s->fs->flags & EXT2_FLAG_RW ?
+				   "`apply` carries the plan out, " :
+				   "this session is read-only (open with -w "
+				   "to apply); ");
+		return CMD_OK;
+	}
+	return apply_plan(s, p, NULL, o ? o->undo : NULL,
+			  o ? o->no_undo : 0);
 }
 
 const struct cmd_entry cmd_apply = {

@@ -35,6 +35,10 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 	struct plan *p = NULL;
 	__u64 size;
 	int i, rc = CMD_FAIL;
+	struct apply_opts ao;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--goal") && i + 1 < argc) {
@@ -97,11 +101,10 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 	rc = CMD_OK;
 	if (!p)
 		goto out;	/* nothing to do */
-	plan_free(s->plan);
-	s->plan = p;
 	plan_show(s, p);
 	if (name)
 		out_printf(s->out, "  (creates %s first)\n", file);
+	rc = plan_offer(s, p, 1, &ao);
 out:
 	free(copy);
 	return rc;

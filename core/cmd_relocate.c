@@ -55,18 +55,6 @@ static int parse_goal(struct session *s, const char *who, int argc,
 	return 0;
 }
 
-static int finish(struct session *s, struct plan *p)
-{
-	plan_free(s->plan);
-	s->plan = p;
-	plan_show(s, p);
-	if (!sink_is_json(s->out))
-		out_printf(s->out, "Nothing is written yet: `apply` carries "
-			   "the plan out (needs -w), `plan save FILE` keeps "
-			   "it.\n");
-	return CMD_OK;
-}
-
 /* The journal must be internal and clean (nothing to replay). */
 static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
 {
@@ -115,6 +103,10 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 	struct plan *p;
 	char *end;
 	int i, r;
+	struct apply_opts ao;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
 		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
@@ -159,7 +151,7 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 	if (plan_build_move(s, "journal_relocate", ino, goal, size, &p))
 		return CMD_FAIL;
-	return finish(s, p);
+	return plan_offer(s, p, 0, &ao);
 }
 
 const struct cmd_entry cmd_journal_relocate = {
@@ -181,6 +173,10 @@ static int do_defrag(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	struct plan *p;
 	int i, r;
+	struct apply_opts ao;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
 		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
@@ -223,7 +219,7 @@ static int do_defrag(struct session *s, int argc, char **argv)
 		plan_free(p);
 		return CMD_OK;
 	}
-	return finish(s, p);
+	return plan_offer(s, p, 0, &ao);
 }
 
 const struct cmd_entry cmd_defrag = {
@@ -324,6 +320,10 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 	errcode_t err;
 	size_t i;
 	int rc = CMD_FAIL;
+	struct apply_opts ao;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
 
 	if (parse_range(s, argv[0], argc, argv, &first, &last))
 		return CMD_FAIL;
@@ -379,11 +379,10 @@ restore:
 	for (p = chain; p; p = p->next)
 		plan_show(s, p);
 	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
-		   "blocks; `apply` carries it out\n",
-		   (unsigned long long)first, (unsigned long long)last, e.n,
-		   e.n == 1 ? "" : "s", (unsigned long long)moved);
-	plan_free(s->plan);
-	s->plan = chain;
+		   "blocks\n", (unsigned long long)first,
+		   (unsigned long long)last, e.n, e.n == 1 ? "" : "s",
+		   (unsigned long long)moved);
+	rc = plan_offer(s, chain, 1, &ao);
 	chain = NULL;
 out:
 	plan_free(chain);

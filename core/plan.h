@@ -133,4 +133,24 @@ int plan_check_sane(struct session *s, const struct plan *p);
 
 const char *plan_step_name(enum plan_step_kind k);
 
+/* How an operation that applies its plan at once records undo data. */
+struct apply_opts {
+	int no_undo;		/* --no-undo */
+	const char *undo;	/* --undo FILE */
+};
+
+/* Removes --no-undo and --undo FILE from argv (an operation's arguments).
+ * Returns 0, or 1 after an error when --undo has no file. */
+int plan_take_apply_opts(struct session *s, int *argc, char **argv,
+			 struct apply_opts *o);
+
+/*
+ * Ends an operation: p becomes the session's current plan and is shown
+ * (unless shown already).  On a read-only session, or under `plan OP`, that
+ * is all; on a -w session the plan is then applied at once, with an undo
+ * file unless o says otherwise, and verified.  Returns CMD_OK or CMD_FAIL.
+ */
+int plan_offer(struct session *s, struct plan *p, int shown,
+	       const struct apply_opts *o);
+
 #endif

@@ -36,6 +36,7 @@ struct session {
 	unsigned loaded;	/* NEED_* bits already satisfied */
 	struct owner_index *owners;	/* built on first use */
 	struct plan *plan;	/* current layout plan, or NULL */
+	bool plan_only;		/* `plan OP`: build and show, never apply */
 	int failed;		/* any command failed (for the exit status) */
 	bool quit;		/* quit requested */
 };

@@ -16,7 +16,7 @@ check_defrag() {	# IMG FILE
 	cp --sparse=always "$img" "$T/orig.img"
 	sums "$img" "$T/before.md5"
 	logical "$img" "$f" | awk '{print $1, $3, ($4 ~ /Uninit/)}' > "$T/lb"
-	printf 'defrag %s\napply\n' "$f" | "$E2LAYOUT" -w -f - "$img" \
+	printf 'plan defrag %s\napply\n' "$f" | "$E2LAYOUT" -w -f - "$img" \
 		> "$T/out" 2>&1 || { cat "$T/out"; fail "defrag $f"; }
 	grep -q "^verified: " "$T/out" || fail "no verification"
 	undo=$(sed -n 's/^undo file: \([^ ]*\) .*/\1/p' "$T/out")
@@ -35,7 +35,7 @@ mk_frag "$T/e4.img" ext4 64M 4096 8
 n=$(extents "$T/e4.img" /big)
 [ "$n" -gt 1 ] || fail "test file not fragmented ($n extents)"
 check_defrag "$T/e4.img" /big
-printf 'defrag /big\napply --no-undo\n' | "$E2LAYOUT" -w -f - "$T/e4.img" >/dev/null 2>&1 ||
+printf 'plan defrag /big\napply --no-undo\n' | "$E2LAYOUT" -w -f - "$T/e4.img" >/dev/null 2>&1 ||
 	fail "defrag /big"
 [ "$(extents "$T/e4.img" /big)" = 1 ] || fail "/big not in one extent"
 "$E2LAYOUT" -R "defrag /big" "$T/e4.img" | grep -q "already in one" ||
@@ -50,7 +50,7 @@ fallocate /sp 400 450
 EOT
 logical "$T/e4.img" /sp > "$T/l1"
 grep -q Uninit "$T/l1" || echo "note: debugfs made no unwritten extent"
-printf 'defrag /sp --goal 12000\napply --no-undo\n' | "$E2LAYOUT" -w -f - "$T/e4.img" \
+printf 'plan defrag /sp --goal 12000\napply --no-undo\n' | "$E2LAYOUT" -w -f - "$T/e4.img" \
 	>"$T/out" 2>&1 || { cat "$T/out"; fail "defrag /sp"; }
 logical "$T/e4.img" /sp > "$T/l2"
 awk '{print $1, $3, $4}' "$T/l1" > "$T/l1s"; awk '{print $1, $3, $4}' "$T/l2" > "$T/l2s"

@@ -14,7 +14,7 @@ sweep() {	# IMG REQUEST UNDOOPT
 	k=1; leaked=0; clean=0
 	while [ $k -le 400 ]; do
 		cp --sparse=always "$img" "$T/c.img"
-		printf '%s\napply %s\n' "$req" "$undo" |
+		printf 'plan %s\napply %s\n' "$req" "$undo" |
 			E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -f - "$T/c.img" \
 			> "$T/out" 2>&1
 		rc=$?

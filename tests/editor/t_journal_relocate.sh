@@ -10,9 +10,14 @@ check_relocate() {	# IMG GOALOPT
 	cp --sparse=always "$img" "$T/orig.img"
 	sums "$img" "$T/before.md5"
 	before=$(extents "$img" "<8>")
-	printf 'journal_relocate %s\napply\n' "$goal" |
-		"$E2LAYOUT" -w -f - "$img" > "$T/out" 2>&1 ||
-		{ cat "$T/out"; fail "journal_relocate $goal on $img"; }
+	if [ -n "${ONESHOT:-}" ]; then	# one request: plan, apply, verify
+		"$E2LAYOUT" -w -R "journal relocate $goal" "$img" > "$T/out" 2>&1 ||
+			{ cat "$T/out"; fail "journal relocate $goal on $img"; }
+	else				# previewed, then applied
+		printf 'plan journal_relocate %s\napply\n' "$goal" |
+			"$E2LAYOUT" -w -f - "$img" > "$T/out" 2>&1 ||
+			{ cat "$T/out"; fail "journal_relocate $goal on $img"; }
+	fi
 	grep -q "^verified: inode 8" "$T/out" || fail "no verification line"
 	undo=$(sed -n 's/^undo file: \([^ ]*\) .*/\1/p' "$T/out")
 	[ -f "$undo" ] || fail "no undo file reported"
@@ -40,6 +45,8 @@ mk_frag "$T/e4.img" ext4 64M 4096 8
 check_relocate "$T/e4.img" ""
 check_relocate "$T/e4.img" "--start"
 check_relocate "$T/e4.img" "--goal 9000"
+mk_frag "$T/e4.img" ext4 64M 4096 8
+ONESHOT=1 check_relocate "$T/e4.img" ""
 check_relocate "$T/e4.img" "--size 4M --start"
 
 # The plan previewed read-only, saved, then applied by another process.
@@ -67,7 +74,7 @@ check_relocate "$T/e3.img" "--size 6M --start"
 # The shared demo image (a journal in many extents), when it exists.
 if [ -f "${E2L_IMAGES:-}/demo.img" ]; then
 	cp --sparse=always "$E2L_IMAGES/demo.img" "$T/demo.img"
-	check_relocate "$T/demo.img" ""
+	ONESHOT=1 check_relocate "$T/demo.img" ""
 	rm -f "$T/demo.img"
 else
 	echo "note: no demo.img; demo case not run"

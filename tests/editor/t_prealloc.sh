@@ -8,7 +8,7 @@ NFILES=12
 mk_frag "$T/e4.img" ext4 32M 4096 4
 cp "$T/e4.img" "$T/orig.img"
 size2=$(stat -c %s "$T/payload/f2")
-printf 'prealloc /f2 3M\napply\nprealloc /dir-less-new 2M\napply --no-undo\n' |
+printf 'plan prealloc /f2 3M\napply\nplan prealloc /dir-less-new 2M\napply --no-undo\n' |
 	"$E2LAYOUT" -w -f - "$T/e4.img" > "$T/out" 2>&1 || { cat "$T/out"; fail "prealloc"; }
 [ "$(grep -c '^verified: ' "$T/out")" = 2 ] || { cat "$T/out"; fail "not verified twice"; }
 e2fsck -fn "$T/e4.img" >"$T/fsck" 2>&1 || { cat "$T/fsck"; fail "e2fsck after prealloc"; }
@@ -27,7 +27,7 @@ echo "ok: prealloc (undo file $undo)"
 
 # Undo restores byte for byte (a single apply).
 cp "$T/orig.img" "$T/u.img"
-printf 'prealloc /f4 4M\napply\n' | "$E2LAYOUT" -w -f - "$T/u.img" > "$T/out" 2>&1 || fail "prealloc /f4"
+printf 'plan prealloc /f4 4M\napply\n' | "$E2LAYOUT" -w -f - "$T/u.img" > "$T/out" 2>&1 || fail "prealloc /f4"
 undo=$(sed -n 's/^undo file: \([^ ]*\) .*/\1/p' "$T/out")
 e2undo "$undo" "$T/u.img" >/dev/null 2>&1 || fail "e2undo"
 cmp -s "$T/u.img" "$T/orig.img" || fail "e2undo did not restore the image"
