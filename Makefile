@@ -3,6 +3,7 @@
 #   make demo       build, make demo.img if missing, open it
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
+#   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -13,7 +14,8 @@ CC	?= cc
 
 PKGS_CORE := ext2fs e2p com_err
 DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
-	     libcmocka-dev pkg-config e2fsprogs tmux gcc make
+	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
+	     hyperfine time jq
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -49,7 +51,8 @@ UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
-.PHONY: all deps demo check check-asan install clean unit-tests test-images
+.PHONY: all deps demo check check-asan bench install clean unit-tests \
+	test-images
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -93,6 +96,9 @@ check: $(BIN) $(UNIT_BIN) test-images
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
+
+bench: $(BIN)
+	E2LAYOUT=$(abspath $(BIN)) bash bench/run.sh
 
 demo: $(BIN)
 	@test -f demo.img || ./$(BIN) mkdemo demo.img
