@@ -1,6 +1,7 @@
 /* dfs_util.c - debugfs-compatible argument helpers (see dfs_util.h). */
 #include "dfs_util.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,15 +121,40 @@ unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
 	return 0;
 }
 
-int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
-		 blk64_t *ret)
+int dfs_strtoblk2(struct session *s, const char *cmd, const char *str,
+		  const char *descr, blk64_t *ret)
 {
 	int err;
 
-	*ret = dfs_parse_ulonglong(s, str, cmd, "block number", &err);
-	if (err)
-		out_error(s->out, cmd, 0, "Invalid block number: %s", str);
+	*ret = dfs_parse_ulonglong(s, str, cmd, descr ? descr : "block number",
+				   &err);
 	return err;
+}
+
+int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
+		 blk64_t *ret)
+{
+	return dfs_strtoblk2(s, cmd, str, NULL, ret);
+}
+
+int dfs_getopt(struct session *s, int argc, char **argv, const char *opts)
+{
+	const char *p;
+	int c;
+
+	opterr = 0;
+	c = getopt(argc, argv, opts);
+	if (c != '?')
+		return c;
+	/* glibc's own words, through the sink rather than straight to fd 2 */
+	p = optopt ? strchr(opts, optopt) : NULL;
+	if (p && p[1] == ':')
+		out_errtext(s->out, "%s: option requires an argument -- '%c'\n",
+			    argv[0], optopt);
+	else
+		out_errtext(s->out, "%s: invalid option -- '%c'\n", argv[0],
+			    optopt);
+	return c;
 }
 
 int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
@@ -170,6 +196,14 @@ int dfs_read_inode(struct session *s, ext2_ino_t ino,
 		   struct ext2_inode *inode, const char *cmd)
 {
 	return dfs_read_inode_full(s, ino, inode, cmd, sizeof(*inode));
+}
+
+const char *dfs_inode_time_to_string(__u32 xtime, __u32 extra)
+{
+	__s64 t = (__s32)xtime;
+
+	t += (__s64)(extra & EXT4_EPOCH_MASK) << 32;
+	return dfs_time_to_string(t);
 }
 
 const char *dfs_time_to_string(__s64 t)

@@ -44,9 +44,18 @@ unsigned long dfs_parse_ulong(struct session *s, const char *str,
 unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
 				       const char *cmd, const char *descr,
 				       int *err);
-/* A block number; 0 on success, 1 on failure. */
+/* A block number ("Bad block number - STR"); 0 on success, 1 on failure. */
 int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
 		 blk64_t *ret);
+/* The same with debugfs's description of the number ("logical block"). */
+int dfs_strtoblk2(struct session *s, const char *cmd, const char *str,
+		  const char *descr, blk64_t *ret);
+
+/*
+ * getopt(3) for a handler, after cmd_reset_getopt(): the same parsing, but
+ * glibc's complaint about a bad option goes through the sink.
+ */
+int dfs_getopt(struct session *s, int argc, char **argv, const char *opts);
 
 /* Reads an inode, printing "CMD: ERR while reading inode N" on failure. */
 int dfs_read_inode(struct session *s, ext2_ino_t ino,
@@ -56,5 +65,7 @@ int dfs_read_inode_full(struct session *s, ext2_ino_t ino,
 
 /* Formats a time the way debugfs does (asctime, GMT when TZ is GMT). */
 const char *dfs_time_to_string(__s64 t);
+/* An inode time with its _extra word (epoch bits), as debugfs 1.47.0 shows. */
+const char *dfs_inode_time_to_string(__u32 xtime, __u32 extra);
 
 #endif

@@ -1,0 +1,306 @@
+/* plan_apply.c - runs a plan in a crash-safe order: copy the data to free
+ * blocks and flush, mark the new blocks in use and flush, switch the inode in
+ * one inode write and flush, then free the old blocks.  Optional undo file
+ * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Fault injection: a copy of the channel's manager that counts writes. */
+static struct struct_io_manager fault_mgr;
+static io_manager fault_orig;
+static long fault_left;
+
+static void fault_tick(void)
+{
+	if (fault_left > 0 && --fault_left == 0)
+		_exit(86);	/* a crash: no cleanup, no flush */
+}
+
+static errcode_t fault_write_blk(io_channel ch, unsigned long blk, int count,
+				 const void *buf)
+{
+	errcode_t err = fault_orig->write_blk(ch, blk, count, buf);
+
+	fault_tick();
+	return err;
+}
+
+static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
+				   int count, const void *buf)
+{
+	errcode_t err = fault_orig->write_blk64(ch, blk, count, buf);
+
+	fault_tick();
+	return err;
+}
+
+static errcode_t fault_write_byte(io_channel ch, unsigned long off, int size,
+				  const void *buf)
+{
+	errcode_t err = fault_orig->write_byte(ch, off, size, buf);
+
+	fault_tick();
+	return err;
+}
+
+static void fault_install(ext2_filsys fs)
+{
+	const char *v = getenv("E2L_FAULT_WRITES");
+
+	if (!v || !*v || atol(v) <= 0)
+		return;
+	fault_left = atol(v);
+	fault_orig = fs->io->manager;
+	fault_mgr = *fault_orig;
+	fault_mgr.write_blk = fault_write_blk;
+	fault_mgr.write_blk64 = fault_write_blk64;
+	if (fault_orig->write_byte)
+		fault_mgr.write_byte = fault_write_byte;
+	fs->io->manager = &fault_mgr;
+}
+
+static void fault_remove(ext2_filsys fs)
+{
+	if (fs && fault_orig && fs->io->manager == &fault_mgr)
+		fs->io->manager = fault_orig;
+}
+
+/* Reopens the session's filesystem through io (undo or plain unix). */
+static errcode_t reopen(struct session *s, io_manager io)
+{
+	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
+		    EXT2_FLAG_64BITS;
+	errcode_t err;
+
+	session_invalidate(s);
+	err = ext2fs_close_free(&s->fs);
+	if (err)
+		return err;
+	s->loaded = 0;
+	err = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
+	if (err) {
+		s->fs = NULL;
+		return err;
+	}
+	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	return session_need(s, NEED_BITMAPS);
+}
+
+static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
+			  blk64_t len, char *buf, blk64_t chunk)
+{
+	blk64_t n;
+	errcode_t err;
+
+	while (len) {
+		n = len < chunk ? len : chunk;
+		err = io_channel_read_blk64(fs->io, src, n, buf);
+		if (err)
+			return err;
+		err = io_channel_write_blk64(fs->io, dst, n, buf);
+		if (err)
+			return err;
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Writes bitmaps, group descriptors and superblock, then flushes. */
+static errcode_t commit_meta(ext2_filsys fs)
+{
+	errcode_t err = ext2fs_write_block_bitmap(fs);
+
+	if (!err)
+		err = ext2fs_flush(fs);
+	return err;
+}
+
+static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
+{
+	struct ext2_inode_large inode;
+	__u32 iblock[EXT2_N_BLOCKS];
+	char *meta = NULL;
+	errcode_t err;
+
+	err = plan_build_iblock(fs, p, iblock, &meta);
+	free(meta);
+	if (err)
+		return err;
+	err = ext2fs_read_inode_full(fs, p->ino, (struct ext2_inode *)&inode,
+				     sizeof(inode));
+	if (err)
+		return err;
+	memcpy(inode.i_block, iblock, sizeof(iblock));
+	err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)&inode,
+				     p->nold_meta);
+	if (!err)
+		err = ext2fs_iblk_add_blocks(fs, (struct ext2_inode *)&inode,
+					     p->new_meta);
+	if (!err)
+		err = ext2fs_write_inode_full(fs, p->ino,
+					      (struct ext2_inode *)&inode,
+					      sizeof(inode));
+	if (err)
+		return err;
+	if (p->ino == fs->super->s_journal_inum &&
+	    fs->super->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS) {
+		memcpy(fs->super->s_jnl_blocks, iblock, sizeof(iblock));
+		fs->super->s_jnl_blocks[15] = inode.i_size_high;
+		fs->super->s_jnl_blocks[16] = inode.i_size;
+		ext2fs_mark_super_dirty(fs);
+	}
+	return io_channel_flush(fs->io);
+}
+
+static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
+{
+	blk64_t chunk = (4U << 20) / fs->blocksize;
+	__u32 iblock[EXT2_N_BLOCKS];
+	char *buf, *meta = NULL;
+	errcode_t err = 0;
+	size_t i;
+	int phase = STEP_COPY;
+
+	buf = malloc(chunk * fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	for (i = 0; i < p->nsteps && !err; i++) {
+		const struct plan_step *st = &p->steps[i];
+
+		/* Barrier between phases: what came before is durable. */
+		if ((int)st->kind != phase) {
+			if (phase == STEP_ALLOC || phase == STEP_FREE)
+				err = commit_meta(fs);
+			else
+				err = io_channel_flush(fs->io);
+			phase = st->kind;
+			if (err)
+				break;
+		}
+		switch (st->kind) {
+		case STEP_COPY:
+			err = copy_run(fs, st->src, st->dst, st->len, buf,
+				       chunk);
+			break;
+		case STEP_WRITE_MAP:
+			err = plan_build_iblock(fs, p, iblock, &meta);
+			if (!err)
+				err = io_channel_write_blk64(fs->io, st->dst,
+							     st->len, meta);
+			free(meta);
+			meta = NULL;
+			break;
+		case STEP_ALLOC:
+			ext2fs_block_alloc_stats_range(fs, st->dst, st->len,
+						       +1);
+			break;
+		case STEP_SWITCH:
+			err = do_switch(fs, p);
+			break;
+		case STEP_FREE:
+			ext2fs_block_alloc_stats_range(fs, st->src, st->len,
+						       -1);
+			break;
+		default:
+			err = EXT2_ET_INVALID_ARGUMENT;
+		}
+	}
+	if (!err)
+		err = commit_meta(fs);
+	free(buf);
+	return err;
+}
+
+/* Refuses states in which writing is unsafe; prints why. */
+static int check_safe(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+	int mf = 0;
+	char mp[256] = "";
+
+	if (!(fs->flags & EXT2_FLAG_RW)) {
+		out_error(s->out, "apply", 0, "the filesystem is open "
+			  "read-only; reopen it with -w to apply a plan");
+		return 1;
+	}
+	if (!ext2fs_check_mount_point(s->device, &mf, mp, sizeof(mp)) &&
+	    (mf & (EXT2_MF_MOUNTED | EXT2_MF_BUSY))) {
+		out_error(s->out, "apply", 0, "%s is mounted or in use%s%s; "
+			  "refusing to change its layout", s->device,
+			  mp[0] ? " on " : "", mp);
+		return 1;
+	}
+	if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+		out_error(s->out, "apply", 0, "the journal needs recovery; "
+			  "run e2fsck first");
+		return 1;
+	}
+	if (fs->super->s_state & EXT2_ERROR_FS) {
+		out_error(s->out, "apply", 0, "the filesystem has errors "
+			  "recorded (s_state); run e2fsck -f first");
+		return 1;
+	}
+	if (!(fs->super->s_state & EXT2_VALID_FS)) {
+		out_error(s->out, "apply", 0, "the filesystem was not cleanly "
+			  "unmounted; run e2fsck -f first");
+		return 1;
+	}
+	return 0;
+}
+
+errcode_t plan_apply(struct session *s, const struct plan *p,
+		     const char *undo_path)
+{
+	int own_undo = 0;
+	errcode_t err, e;
+
+	if (check_safe(s) || plan_check_fp(s, p))
+		return EXT2_ET_RO_FILSYS;
+	if (undo_path && !s->undo_file) {
+		if (unlink(undo_path) && errno != ENOENT) {
+			out_error(s->out, "apply", errno, "while removing the "
+				  "old undo file %s", undo_path);
+			return errno;
+		}
+		err = set_undo_io_backing_manager(unix_io_manager);
+		if (!err)
+			err = set_undo_io_backup_file((char *)undo_path);
+		if (!err)
+			err = reopen(s, undo_io_manager);
+		if (err) {
+			out_error(s->out, "apply", err, "while opening %s "
+				  "through the undo file %s", s->device,
+				  undo_path);
+			if (!s->fs)
+				reopen(s, unix_io_manager);
+			return err;
+		}
+		own_undo = 1;
+		if (plan_check_fp(s, p))
+			return EXT2_ET_RO_FILSYS;
+	}
+	fault_install(s->fs);
+	err = run_steps(s->fs, p);
+	fault_remove(s->fs);
+	if (err)
+		out_error(s->out, "apply", err, "while applying the plan; the "
+			  "filesystem holds the old or the new layout (run "
+			  "e2fsck -fn to check)");
+	if (own_undo) {
+		/* Closing finalizes the undo file; reopen without it. */
+		e = reopen(s, unix_io_manager);
+		if (e) {
+			out_error(s->out, "apply", e, "while reopening %s",
+				  s->device);
+			if (!err)
+				err = e;
+		}
+	}
+	return err;
+}

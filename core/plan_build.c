@@ -1,0 +1,219 @@
+/* plan_build.c - the "move an inode into one contiguous run" plan: new
+ * mapping, target run, and the ordered steps (copy, write mapping, allocate,
+ * switch, free).  Read-only: nothing is written here. */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EXT_MAX_INIT	32768
+#define EXT_MAX_UNINIT	32767
+
+static errcode_t push_step(struct plan *p, size_t *cap, enum plan_step_kind k,
+			   blk64_t src, blk64_t dst, blk64_t len)
+{
+	struct plan_step *st, *last = p->nsteps ? &p->steps[p->nsteps - 1]
+						: NULL;
+
+	/* Merge with the previous step when both ends are contiguous. */
+	if (last && last->kind == k && k != STEP_SWITCH &&
+	    (k == STEP_ALLOC || last->src + last->len == src) &&
+	    (k == STEP_FREE || last->dst + last->len == dst)) {
+		last->len += len;
+		return 0;
+	}
+	if (p->nsteps == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		st = realloc(p->steps, *cap * sizeof(*st));
+		if (!st)
+			return ENOMEM;
+		p->steps = st;
+	}
+	p->steps[p->nsteps++] = (struct plan_step){k, src, dst, len};
+	return 0;
+}
+
+/* Lays the old runs out contiguously from target, extent-length limited. */
+static errcode_t pack_runs(struct plan *p, blk64_t target)
+{
+	blk64_t cur = target, left, l, lblk, max;
+	struct plan_ext *last;
+	size_t i;
+
+	p->new = calloc(p->nold * 2 + 16, sizeof(*p->new));
+	if (!p->new)
+		return ENOMEM;
+	p->nnew = 0;
+	for (i = 0; i < p->nold; i++) {
+		left = p->old[i].len;
+		lblk = p->old[i].lblk;
+		while (left) {
+			max = p->old[i].uninit ? EXT_MAX_UNINIT : EXT_MAX_INIT;
+			last = p->nnew ? &p->new[p->nnew - 1] : NULL;
+			if (last && last->lblk + last->len == lblk &&
+			    last->pblk + last->len == cur &&
+			    last->uninit == p->old[i].uninit &&
+			    (!p->extents || last->len < max)) {
+				l = p->extents ? max - last->len : left;
+				if (l > left)
+					l = left;
+				last->len += l;
+			} else {
+				if (p->nnew == p->nold * 2 + 16) {
+					struct plan_ext *n = realloc(p->new,
+						(p->nnew * 2) * sizeof(*n));
+					if (!n)
+						return ENOMEM;
+					p->new = n;
+				}
+				l = p->extents && left > max ? max : left;
+				p->new[p->nnew++] = (struct plan_ext){
+					lblk, cur, l, p->old[i].uninit};
+			}
+			cur += l;
+			lblk += l;
+			left -= l;
+		}
+	}
+	return 0;
+}
+
+/* Tells what evacuate would have to move to make room near goal. */
+static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
+			     blk64_t largest)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t end = ext2fs_blocks_count(fs->super), best = 0, bestused = ~0ULL;
+	blk64_t start, b, z, u, used, step = EXT2_BLOCKS_PER_GROUP(fs->super);
+
+	out_error(s->out, "plan", 0, "no free run of %llu blocks (the largest "
+		  "free run has %llu blocks)", (unsigned long long)need,
+		  (unsigned long long)largest);
+	(void)goal;
+	for (start = fs->super->s_first_data_block; start + need <= end;
+	     start += step) {
+		used = 0;
+		for (b = start; b < start + need; b = z) {
+			if (ext2fs_find_first_set_block_bitmap2(fs->block_map,
+					b, start + need - 1, &u))
+				break;
+			if (ext2fs_find_first_zero_block_bitmap2(fs->block_map,
+					u, start + need - 1, &z))
+				z = start + need;
+			used += z - u;
+		}
+		if (used < bestused) {
+			bestused = used;
+			best = start;
+		}
+	}
+	if (bestused != ~0ULL)
+		out_error(s->out, "plan", 0, "`evacuate %llu-%llu` would free "
+			  "such a run by moving %llu used blocks elsewhere",
+			  (unsigned long long)best,
+			  (unsigned long long)(best + need - 1),
+			  (unsigned long long)bestused);
+}
+
+errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
+			  blk64_t goal, blk64_t new_size, struct plan **pp)
+{
+	ext2_filsys fs = s->fs;
+	struct plan *p;
+	blk64_t data = 0, largest, target;
+	size_t cap = 0, i;
+	errcode_t err;
+
+	*pp = NULL;
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
+		out_error(s->out, kind, 0, "bigalloc filesystems are not "
+			  "supported by the layout editor yet");
+		return EXT2_ET_UNIMPLEMENTED;
+	}
+	if (new_size) {
+		out_error(s->out, kind, 0, "--size is not supported yet");
+		return EXT2_ET_UNIMPLEMENTED;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ENOMEM;
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	p->ino = ino;
+	err = plan_read_map(fs, ino, &p->extents, &p->old, &p->nold,
+			    &p->old_meta, &p->nold_meta);
+	if (err) {
+		out_error(s->out, kind, err, "while reading the mapping of "
+			  "inode %u", ino);
+		goto out;
+	}
+	for (i = 0; i < p->nold; i++)
+		data += p->old[i].len;
+	if (!data) {
+		out_error(s->out, kind, 0, "inode %u has no data blocks; "
+			  "nothing to move", ino);
+		err = EXT2_ET_INVALID_ARGUMENT;
+		goto out;
+	}
+	/* Size the new mapping with a dummy target, then place it. */
+	err = pack_runs(p, 0);
+	if (err)
+		goto out;
+	p->new_meta = plan_meta_needed(fs, p->extents, p->new, p->nnew);
+	if (p->new_meta == ~0ULL) {
+		out_error(s->out, kind, 0, "inode %u would need a deeper "
+			  "extent tree than the editor writes (%zu extents)",
+			  ino, p->nnew);
+		err = EXT2_ET_UNIMPLEMENTED;
+		goto out;
+	}
+	p->target_len = data + p->new_meta;
+	err = plan_find_free(fs, goal, p->target_len, &target, &largest);
+	if (err) {
+		suggest_evacuate(s, goal, p->target_len, largest);
+		goto out;
+	}
+	p->target = target;
+	free(p->new);
+	err = pack_runs(p, target);
+	if (err)
+		goto out;
+
+	/* Steps, in the order apply runs them. */
+	for (i = 0; i < p->nold && !err; i++) {
+		blk64_t off = 0, j;
+
+		if (p->old[i].uninit)
+			continue;	/* unwritten: nothing to copy */
+		/* find the new pblk of old[i].lblk */
+		for (j = 0; j < p->nnew; j++)
+			if (p->new[j].lblk <= p->old[i].lblk &&
+			    p->old[i].lblk < p->new[j].lblk + p->new[j].len) {
+				off = p->new[j].pblk + p->old[i].lblk -
+				      p->new[j].lblk;
+				break;
+			}
+		err = push_step(p, &cap, STEP_COPY, p->old[i].pblk, off,
+				p->old[i].len);
+	}
+	if (!err && p->new_meta)
+		err = push_step(p, &cap, STEP_WRITE_MAP, 0, target + data,
+				p->new_meta);
+	if (!err)
+		err = push_step(p, &cap, STEP_ALLOC, 0, target, p->target_len);
+	if (!err)
+		err = push_step(p, &cap, STEP_SWITCH, 0, target, 0);
+	for (i = 0; i < p->nold && !err; i++)
+		err = push_step(p, &cap, STEP_FREE, p->old[i].pblk, 0,
+				p->old[i].len);
+	for (i = 0; i < p->nold_meta && !err; i++)
+		err = push_step(p, &cap, STEP_FREE, p->old_meta[i], 0, 1);
+	if (!err)
+		err = plan_fingerprint(fs, ino, &p->fp);
+out:
+	if (err) {
+		plan_free(p);
+		return err;
+	}
+	*pp = p;
+	return 0;
+}
