@@ -66,7 +66,7 @@ report() {
 	echo
 	echo "## Peak memory (maximum resident set size, /usr/bin/time -v)"
 	echo
-	echo "| command on the big image | peak RSS |"
+	echo "| e2layout command (on the big image unless said) | peak RSS |"
 	echo "|---|---|"
 	while IFS=$'\t' read -r label kib who; do
 		if [ "$kib" = "not available" ]; then

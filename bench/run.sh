@@ -194,6 +194,11 @@ if want memory; then
 	mem freefrag "-R freefrag" "$E2L -R freefrag $BIG"
 	mem groups "-R groups --json" "$E2L --json -R groups $BIG"
 	mem tui "TUI first frame (with script(1))" "$TUI"
+	mem frag "-R frag --json, $fdesc (for information)" \
+		"$E2L --json -R frag $FILES" info
+	[ -n "${RELOC:-}" ] && { cp --sparse=always "$JFRAG" "$COPY"
+		mem relocate "journal relocate, -G 512 image (for information)" \
+			"$RELOC" info; rm -f "$COPY"; }
 	kib=$(peak_kib "e2fsck -fn $BIG")
 	printf '%s\t%s\t%s\n' "e2fsck -fn (comparator)" "$kib" e2fsck >> "$W/mem.tsv"
 	echo "  memory e2fsck -fn: $kib KiB"
