@@ -91,6 +91,9 @@ errcode_t plan_apply(struct session *s, const struct plan *p,
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 			    __u32 iblock[EXT2_N_BLOCKS], char **meta_buf);
+/* Writes the touched groups' bitmaps, their descriptor blocks and the
+ * primary superblock (sorted groups[]), each in one write, then flushes. */
+errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
 /* Checks the applied result: mapping, bitmaps and counters.  0 if good. */
 int plan_verify(struct session *s, const struct plan *p);
 

@@ -38,28 +38,21 @@ static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
 	return err;
 }
 
-static errcode_t fault_write_byte(io_channel ch, unsigned long off, int size,
-				  const void *buf)
-{
-	errcode_t err = fault_orig->write_byte(ch, off, size, buf);
-
-	fault_tick();
-	return err;
-}
-
 static void fault_install(ext2_filsys fs)
 {
 	const char *v = getenv("E2L_FAULT_WRITES");
 
-	if (!v || !*v || atol(v) <= 0)
-		return;
-	fault_left = atol(v);
+	/*
+	 * Always installed: without write_byte, libext2fs writes the primary
+	 * superblock whole instead of patching changed bytes one by one, so
+	 * a crash cannot tear it.
+	 */
+	fault_left = v && *v ? atol(v) : 0;
 	fault_orig = fs->io->manager;
 	fault_mgr = *fault_orig;
 	fault_mgr.write_blk = fault_write_blk;
 	fault_mgr.write_blk64 = fault_write_blk64;
-	if (fault_orig->write_byte)
-		fault_mgr.write_byte = fault_write_byte;
+	fault_mgr.write_byte = NULL;
 	fs->io->manager = &fault_mgr;
 }
 
@@ -111,13 +104,47 @@ static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
 	return 0;
 }
 
-/* Writes bitmaps, group descriptors and superblock, then flushes. */
-static errcode_t commit_meta(ext2_filsys fs)
+static int cmp_grp(const void *a, const void *b)
 {
-	errcode_t err = ext2fs_write_block_bitmap(fs);
+	dgrp_t x = *(const dgrp_t *)a, y = *(const dgrp_t *)b;
 
-	if (!err)
-		err = ext2fs_flush(fs);
+	return x < y ? -1 : x > y;
+}
+
+/* Commits the groups touched by the steps of one kind (ALLOC or FREE). */
+static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
+			     enum plan_step_kind kind)
+{
+	dgrp_t *g = NULL, *ng, a, z;
+	size_t n = 0, cap = 0, i, o;
+	blk64_t first;
+	errcode_t err;
+
+	for (i = 0; i < p->nsteps; i++) {
+		if (p->steps[i].kind != kind)
+			continue;
+		first = kind == STEP_ALLOC ? p->steps[i].dst : p->steps[i].src;
+		a = ext2fs_group_of_blk2(fs, first);
+		z = ext2fs_group_of_blk2(fs, first + p->steps[i].len - 1);
+		for (; a <= z; a++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				ng = realloc(g, cap * sizeof(*g));
+				if (!ng) {
+					free(g);
+					return ENOMEM;
+				}
+				g = ng;
+			}
+			g[n++] = a;
+		}
+	}
+	qsort(g, n, sizeof(*g), cmp_grp);
+	for (i = 0, o = 0; i < n; i++)
+		if (!o || g[o - 1] != g[i])
+			g[o++] = g[i];
+	err = plan_commit_groups(fs, g, o);
+	free(g);
 	return err;
 }
 
@@ -165,55 +192,51 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	char *buf, *meta = NULL;
 	errcode_t err = 0;
 	size_t i;
-	int phase = STEP_COPY;
 
 	buf = malloc(chunk * fs->blocksize);
 	if (!buf)
 		return ENOMEM;
+	/* 1. Data (and new mapping blocks) into free blocks; flush. */
 	for (i = 0; i < p->nsteps && !err; i++) {
 		const struct plan_step *st = &p->steps[i];
 
-		/* Barrier between phases: what came before is durable. */
-		if ((int)st->kind != phase) {
-			if (phase == STEP_ALLOC || phase == STEP_FREE)
-				err = commit_meta(fs);
-			else
-				err = io_channel_flush(fs->io);
-			phase = st->kind;
-			if (err)
-				break;
-		}
-		switch (st->kind) {
-		case STEP_COPY:
+		if (st->kind == STEP_COPY) {
 			err = copy_run(fs, st->src, st->dst, st->len, buf,
 				       chunk);
-			break;
-		case STEP_WRITE_MAP:
+		} else if (st->kind == STEP_WRITE_MAP) {
 			err = plan_build_iblock(fs, p, iblock, &meta);
 			if (!err)
 				err = io_channel_write_blk64(fs->io, st->dst,
 							     st->len, meta);
 			free(meta);
 			meta = NULL;
-			break;
-		case STEP_ALLOC:
-			ext2fs_block_alloc_stats_range(fs, st->dst, st->len,
-						       +1);
-			break;
-		case STEP_SWITCH:
-			err = do_switch(fs, p);
-			break;
-		case STEP_FREE:
-			ext2fs_block_alloc_stats_range(fs, st->src, st->len,
-						       -1);
-			break;
-		default:
-			err = EXT2_ET_INVALID_ARGUMENT;
 		}
 	}
-	if (!err)
-		err = commit_meta(fs);
 	free(buf);
+	if (!err)
+		err = io_channel_flush(fs->io);
+	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
+	for (i = 0; i < p->nsteps && !err; i++)
+		if (p->steps[i].kind == STEP_ALLOC)
+			ext2fs_block_alloc_stats_range(fs, p->steps[i].dst,
+						       p->steps[i].len, +1);
+	if (!err)
+		err = commit_kind(fs, p, STEP_ALLOC);
+	/* 3. Switch the inode: one inode-table block write; flush. */
+	if (!err)
+		err = do_switch(fs, p);
+	/* 4. Release the old blocks. */
+	for (i = 0; i < p->nsteps && !err; i++)
+		if (p->steps[i].kind == STEP_FREE)
+			ext2fs_block_alloc_stats_range(fs, p->steps[i].src,
+						       p->steps[i].len, -1);
+	if (!err)
+		err = commit_kind(fs, p, STEP_FREE);
+	/* 5. Everything primary is consistent: refresh the backups. */
+	if (!err) {
+		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
+		err = ext2fs_flush(fs);
+	}
 	return err;
 }
 
