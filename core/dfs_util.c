@@ -162,9 +162,14 @@ int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 {
 	int err;
 
-	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<block> [count]",
-		     DFS_CHECK_BITMAPS))
+	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<block> [count]", 0))
 		return 1;
+	/* debugfs checks both bitmaps; the block commands read only one */
+	if ((s->flags & SESSION_CATASTROPHIC) ||
+	    session_need(s, NEED_BLOCK_BITMAP)) {
+		out_error(s->out, argv[0], 0, "Filesystem bitmaps not loaded");
+		return 1;
+	}
 	if (dfs_strtoblk(s, argv[0], argv[1], block))
 		return 1;
 	if (*block == 0) {

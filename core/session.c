@@ -150,7 +150,8 @@ errcode_t session_close(struct session *s)
 	if (!s->fs)
 		return 0;
 	session_invalidate(s);
-	if (s->fs->flags & EXT2_FLAG_RW) {
+	/* as debugfs: dirty bitmaps are written (or refused, read-only) */
+	{
 		if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
 			e = ext2fs_write_inode_bitmap(s->fs);
 			if (e) {
