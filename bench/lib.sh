@@ -86,6 +86,9 @@ row() {
 		ratio=$(awk -v e="$em" -v c="$cm" 'BEGIN { printf "%.3f", e / c }')
 		verdict=$(awk -v r="$ratio" -v t="$tr" \
 			'BEGIN { print (r <= t) ? "PASS" : "FAIL" }')
+		ratio=$(awk -v e="$em" -v c="$cm" -v r="$ratio" 'BEGIN {
+			if (e > 0 && e < c) printf "%s (1/%.1f)", r, c / e
+			else printf "%s (%.2fx)", r, e / c }')
 		[ "$ebad" != 0 ] && { verdict="ERROR"
 			note="${note:+$note; }e2layout exited non-zero $ebad times"; } ;;
 	esac
