@@ -171,8 +171,6 @@ static int do_apply(struct session *s, int argc, char **argv)
 			  "file");
 		return CMD_FAIL;
 	}
-	if (plan_check_sane(s, p))
-		goto out;
 	if (s->undo_file)
 		undo = s->undo_file;	/* -z: the session already records */
 	else if (!no_undo && !undo)

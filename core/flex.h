@@ -15,7 +15,7 @@ struct e2l_flex {
 	dgrp_t first_group, last_group;	/* the groups it serves */
 	struct e2l_island *islands;	/* sorted by start, merged */
 	unsigned nislands;
-	blk64_t free_blocks;
+	blk64_t free_blocks;		/* as stored: clusters on bigalloc */
 	__u64 free_inodes;
 	__u64 used_dirs;
 };

@@ -23,6 +23,8 @@ struct e2l_journal {
 	blk64_t *map_blocks;		/* extent-tree or indirect blocks */
 	unsigned nmap;
 	int uses_extents;
+	unsigned nentries;		/* leaf extent entries (extent-mapped)
+					 * or data runs (block-mapped) */
 	/* From the journal superblock (block 0 of the journal). */
 	int sb_valid;
 	__u32 sb_blocktype, sb_blocksize, sb_maxlen, sb_first;
@@ -31,7 +33,28 @@ struct e2l_journal {
 	__u32 sb_nr_users, sb_num_fc_blocks;
 	__u8 sb_checksum_type;
 	char sb_uuid[37];
+	__u32 sb_head, sb_checksum;
+	blk64_t sb_pblk;		/* where the journal superblock lies */
+	char *sb_raw;			/* the journal superblock block, or
+					 * NULL (for e2p_list_journal_super) */
+	unsigned sb_raw_len;
 };
+
+/* jbd2 feature bits we name (the kernel's values). */
+#define E2L_JFEAT_COMPAT_CHECKSUM	0x00000001
+#define E2L_JFEAT_INCOMPAT_REVOKE	0x00000001
+#define E2L_JFEAT_INCOMPAT_64BIT	0x00000002
+#define E2L_JFEAT_INCOMPAT_ASYNC_COMMIT	0x00000004
+#define E2L_JFEAT_INCOMPAT_CSUM_V2	0x00000008
+#define E2L_JFEAT_INCOMPAT_CSUM_V3	0x00000010
+#define E2L_JFEAT_INCOMPAT_FAST_COMMIT	0x00000020
+
+/* Checksum version the journal uses: 0 none, 1, 2 or 3. */
+int journal_csum_version(const struct e2l_journal *j);
+/* Fast-commit blocks (0 without the fast_commit feature). */
+__u32 journal_fc_blocks(const struct e2l_journal *j);
+/* Writes the UUID of journal user i (0-based) to out; -1 when none. */
+int journal_user(const struct e2l_journal *j, unsigned i, char out[37]);
 
 /* Loads the journal model.  A filesystem without a journal gives present=0
  * and returns 0. */

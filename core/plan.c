@@ -188,8 +188,12 @@ errcode_t plan_fingerprint(ext2_filsys fs, ext2_ino_t ino, struct plan_fp *fp)
 	if (err)
 		return err;
 	fp->map_hash = 2166136261u;
-	for (i = 0; i < n; i++)
-		fp->map_hash = fnv(fp->map_hash, &runs[i], sizeof(runs[i]));
+	for (i = 0; i < n; i++) {	/* fields, not padding */
+		fp->map_hash = fnv(fp->map_hash, &runs[i].lblk, 8);
+		fp->map_hash = fnv(fp->map_hash, &runs[i].pblk, 8);
+		fp->map_hash = fnv(fp->map_hash, &runs[i].len, 8);
+		fp->map_hash = fnv(fp->map_hash, &runs[i].uninit, 4);
+	}
 	for (i = 0; i < nm; i++)
 		fp->map_hash = fnv(fp->map_hash, &meta[i], sizeof(meta[i]));
 	free(runs);

@@ -77,6 +77,21 @@ errcode_t plan_find_free(ext2_filsys fs, blk64_t goal, blk64_t len,
 blk64_t plan_meta_needed(ext2_filsys fs, int extents,
 			 const struct plan_ext *runs, size_t n);
 
+/* A block-mapped layout: data from target in logical order with each
+ * indirect block placed just before the first block it maps. */
+struct plan_indirect {
+	__u32 iblock[EXT2_N_BLOCKS];
+	struct plan_ext *runs;		/* new data runs */
+	size_t nruns;
+	blk64_t *metas;			/* indirect blocks, ascending */
+	size_t nmeta;
+	char *meta;			/* their contents, same order */
+};
+errcode_t plan_indirect_layout(ext2_filsys fs, const struct plan_ext *old,
+			       size_t nold, blk64_t target,
+			       struct plan_indirect *out);
+void plan_indirect_release(struct plan_indirect *ind);
+
 /* Previews a plan (text or JSON). */
 void plan_show(struct session *s, const struct plan *p);
 

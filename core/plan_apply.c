@@ -191,7 +191,7 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	__u32 iblock[EXT2_N_BLOCKS];
 	char *buf, *meta = NULL;
 	errcode_t err = 0;
-	size_t i;
+	size_t i, moff = 0;
 
 	buf = malloc(chunk * fs->blocksize);
 	if (!buf)
@@ -204,15 +204,19 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 			err = copy_run(fs, st->src, st->dst, st->len, buf,
 				       chunk);
 		} else if (st->kind == STEP_WRITE_MAP) {
-			err = plan_build_iblock(fs, p, iblock, &meta);
+			/* mapping contents are in ascending block order */
+			if (!meta)
+				err = plan_build_iblock(fs, p, iblock, &meta);
+			if (!err && moff + st->len > p->new_meta)
+				err = EXT2_ET_INVALID_ARGUMENT;
 			if (!err)
 				err = io_channel_write_blk64(fs->io, st->dst,
-							     st->len, meta);
-			free(meta);
-			meta = NULL;
+					st->len, meta + moff * fs->blocksize);
+			moff += st->len;
 		}
 	}
 	free(buf);
+	free(meta);
 	if (!err)
 		err = io_channel_flush(fs->io);
 	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
@@ -283,7 +287,7 @@ errcode_t plan_apply(struct session *s, const struct plan *p,
 	int own_undo = 0;
 	errcode_t err, e;
 
-	if (check_safe(s) || plan_check_fp(s, p))
+	if (check_safe(s) || plan_check_fp(s, p) || plan_check_sane(s, p))
 		return EXT2_ET_RO_FILSYS;
 	if (undo_path && !s->undo_file) {
 		if (unlink(undo_path) && errno != ENOENT) {

@@ -78,6 +78,34 @@ static errcode_t pack_runs(struct plan *p, blk64_t target)
 	return 0;
 }
 
+/* New mapping at target: packed extents, or ext2-style indirect layout. */
+static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
+			   blk64_t **metas, size_t *nmetas)
+{
+	struct plan_indirect ind;
+	errcode_t err;
+
+	if (p->extents) {
+		err = pack_runs(p, target);
+		if (!err)
+			p->new_meta = plan_meta_needed(fs, 1, p->new, p->nnew);
+		return err;
+	}
+	err = plan_indirect_layout(fs, p->old, p->nold, target, &ind);
+	if (err)
+		return err;
+	p->new = ind.runs;
+	p->nnew = ind.nruns;
+	p->new_meta = ind.nmeta;
+	free(*metas);
+	*metas = ind.metas;
+	*nmetas = ind.nmeta;
+	ind.runs = NULL;
+	ind.metas = NULL;
+	plan_indirect_release(&ind);
+	return 0;
+}
+
 /* Tells what evacuate would have to move to make room near goal. */
 static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 			     blk64_t largest)
@@ -120,7 +148,8 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 {
 	ext2_filsys fs = s->fs;
 	struct plan *p;
-	blk64_t data = 0, largest, target;
+	blk64_t data = 0, largest, target, *metas = NULL;
+	size_t nmetas = 0;
 	size_t cap = 0, i;
 	errcode_t err;
 
@@ -155,10 +184,9 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 		goto out;
 	}
 	/* Size the new mapping with a dummy target, then place it. */
-	err = pack_runs(p, 0);
+	err = layout_fn(fs, p, 0, &metas, &nmetas);
 	if (err)
 		goto out;
-	p->new_meta = plan_meta_needed(fs, p->extents, p->new, p->nnew);
 	if (p->new_meta == ~0ULL) {
 		out_error(s->out, kind, 0, "inode %u would need a deeper "
 			  "extent tree than the editor writes (%zu extents)",
@@ -174,30 +202,36 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 	}
 	p->target = target;
 	free(p->new);
-	err = pack_runs(p, target);
+	p->new = NULL;
+	err = layout_fn(fs, p, target, &metas, &nmetas);
 	if (err)
 		goto out;
 
 	/* Steps, in the order apply runs them. */
 	for (i = 0; i < p->nold && !err; i++) {
-		blk64_t off = 0, j;
+		const struct plan_ext *o = &p->old[i];
+		blk64_t lo, hi, j;
 
-		if (p->old[i].uninit)
+		if (o->uninit)
 			continue;	/* unwritten: nothing to copy */
-		/* find the new pblk of old[i].lblk */
-		for (j = 0; j < p->nnew; j++)
-			if (p->new[j].lblk <= p->old[i].lblk &&
-			    p->old[i].lblk < p->new[j].lblk + p->new[j].len) {
-				off = p->new[j].pblk + p->old[i].lblk -
-				      p->new[j].lblk;
-				break;
-			}
-		err = push_step(p, &cap, STEP_COPY, p->old[i].pblk, off,
-				p->old[i].len);
+		for (j = 0; j < p->nnew && !err; j++) {
+			const struct plan_ext *n = &p->new[j];
+
+			lo = o->lblk > n->lblk ? o->lblk : n->lblk;
+			hi = o->lblk + o->len < n->lblk + n->len ?
+			     o->lblk + o->len : n->lblk + n->len;
+			if (lo < hi)
+				err = push_step(p, &cap, STEP_COPY,
+						o->pblk + lo - o->lblk,
+						n->pblk + lo - n->lblk,
+						hi - lo);
+		}
 	}
-	if (!err && p->new_meta)
-		err = push_step(p, &cap, STEP_WRITE_MAP, 0, target + data,
-				p->new_meta);
+	if (p->extents && p->new_meta && !err)
+		err = push_step(p, &cap, STEP_WRITE_MAP, target + data,
+				target + data, p->new_meta);
+	for (i = 0; !p->extents && i < nmetas && !err; i++)
+		err = push_step(p, &cap, STEP_WRITE_MAP, metas[i], metas[i], 1);
 	if (!err)
 		err = push_step(p, &cap, STEP_ALLOC, 0, target, p->target_len);
 	if (!err)
@@ -210,6 +244,7 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 	if (!err)
 		err = plan_fingerprint(fs, ino, &p->fp);
 out:
+	free(metas);
 	if (err) {
 		plan_free(p);
 		return err;

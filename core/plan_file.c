@@ -178,7 +178,7 @@ int plan_check_sane(struct session *s, const struct plan *p)
 		goto bad;
 	for (i = 0; i < p->nnew; i++) {
 		if (p->new[i].pblk < p->target || p->new[i].pblk +
-		    p->new[i].len > p->target + p->target_len - p->new_meta)
+		    p->new[i].len > p->target + p->target_len)
 			goto bad;
 		data += p->new[i].len;
 	}

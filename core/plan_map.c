@@ -63,63 +63,131 @@ static errcode_t build_extents(ext2_filsys fs, const struct plan *p,
 	return 0;
 }
 
+/* Block-mapped layout state: a cursor through the target run that hands
+ * out indirect blocks just before the data they map, as ext2 allocates. */
 struct indctx {
 	ext2_filsys fs;
-	char *meta;
-	blk64_t base, next, max;
+	blk64_t cur;
+	char *meta;		/* contents, in allocation order */
+	blk64_t *metas;		/* their block numbers, ascending */
+	size_t nmeta, cap;
+	struct plan_ext *runs;
+	size_t nruns, rcap;
+	int oom;
 };
 
-/* The indirect block a slot points to, allocating it on first use. */
 static __u32 *ind_get(struct indctx *c, __u32 *slot)
 {
+	size_t bs = c->fs->blocksize, lo = 0, hi = c->nmeta, mid;
 	blk64_t b;
 
 	if (!*slot) {
-		if (c->next >= c->max)
-			return NULL;
-		*slot = ext2fs_cpu_to_le32(c->base + c->next++);
+		char *old = c->meta;
+		size_t off = (char *)slot - old;
+		int inside = old && (char *)slot >= old &&
+			     off < c->nmeta * bs;
+
+		if (c->nmeta == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 8;
+			char *m = realloc(c->meta, cap * bs);
+			blk64_t *ms = m ? realloc(c->metas, cap * sizeof(*ms))
+					: NULL;
+
+			if (m)
+				c->meta = m;
+			if (!ms) {
+				c->oom = 1;
+				return NULL;
+			}
+			c->metas = ms;
+			c->cap = cap;
+			if (inside)	/* the slot moved with the buffer */
+				slot = (__u32 *)(c->meta + off);
+		}
+		memset(c->meta + c->nmeta * bs, 0, bs);
+		c->metas[c->nmeta++] = c->cur;
+		*slot = ext2fs_cpu_to_le32(c->cur++);
 	}
-	b = ext2fs_le32_to_cpu(*slot) - c->base;
-	return (__u32 *)(c->meta + b * c->fs->blocksize);
+	b = ext2fs_le32_to_cpu(*slot);
+	while (lo < hi) {	/* *slot may point into a realloc'd buffer */
+		mid = (lo + hi) / 2;
+		if (c->metas[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (__u32 *)(c->meta + lo * bs);
 }
 
-static errcode_t build_indirect(ext2_filsys fs, const struct plan *p,
-				__u32 *iblock, char *meta)
+static int add_data(struct indctx *c, blk64_t lblk, blk64_t pblk)
 {
-	struct indctx c = {fs, meta, p->target + p->target_len - p->new_meta,
-			   0, p->new_meta};
-	blk64_t apb = fs->blocksize / 4, l, pb, j;
-	__u32 *t, *d, *in;
+	struct plan_ext *r = c->nruns ? &c->runs[c->nruns - 1] : NULL;
+
+	if (r && r->lblk + r->len == lblk && r->pblk + r->len == pblk) {
+		r->len++;
+		return 0;
+	}
+	if (c->nruns == c->rcap) {
+		c->rcap = c->rcap ? c->rcap * 2 : 16;
+		r = realloc(c->runs, c->rcap * sizeof(*r));
+		if (!r)
+			return -1;
+		c->runs = r;
+	}
+	c->runs[c->nruns++] = (struct plan_ext){lblk, pblk, 1, 0};
+	return 0;
+}
+
+/* The slot array of the indirect block at *slot (NULL on failure). */
+#define IND(c, slot) ind_get(c, slot)
+
+errcode_t plan_indirect_layout(ext2_filsys fs, const struct plan_ext *old,
+			       size_t nold, blk64_t target,
+			       struct plan_indirect *out)
+{
+	struct indctx c = {.fs = fs, .cur = target};
+	blk64_t apb = fs->blocksize / 4, l, j, lb;
+	__u32 *t, *d, *in, *ib = out->iblock, tmp;
 	size_t i;
 
-	for (i = 0; i < p->nnew; i++) {
-		for (j = 0; j < p->new[i].len; j++) {
-			l = p->new[i].lblk + j;
-			pb = p->new[i].pblk + j;
-			if (pb >> 32)
-				return EXT2_ET_BLOCK_ALLOC_FAIL;
+	memset(out->iblock, 0, sizeof(out->iblock));
+	for (i = 0; i < nold; i++) {
+		for (j = 0; j < old[i].len; j++) {
+			lb = l = old[i].lblk + j;
+			in = NULL;
 			if (l < EXT2_NDIR_BLOCKS) {
-				iblock[l] = ext2fs_cpu_to_le32(pb);
-				continue;
-			}
-			l -= EXT2_NDIR_BLOCKS;
-			if (l < apb) {
-				in = ind_get(&c, &iblock[EXT2_IND_BLOCK]);
+				in = &tmp;
+			} else if ((l -= EXT2_NDIR_BLOCKS) < apb) {
+				in = IND(&c, &ib[EXT2_IND_BLOCK]);
 			} else if ((l -= apb) < apb * apb) {
-				d = ind_get(&c, &iblock[EXT2_DIND_BLOCK]);
-				in = d ? ind_get(&c, &d[l / apb]) : NULL;
+				d = IND(&c, &ib[EXT2_DIND_BLOCK]);
+				in = d ? IND(&c, &d[l / apb]) : NULL;
 			} else {
 				l -= apb * apb;
-				t = ind_get(&c, &iblock[EXT2_TIND_BLOCK]);
-				d = t ? ind_get(&c, &t[l / (apb * apb)]) : NULL;
-				in = d ? ind_get(&c, &d[(l / apb) % apb]) : NULL;
+				t = IND(&c, &ib[EXT2_TIND_BLOCK]);
+				d = t ? IND(&c, &t[l / (apb * apb)]) : NULL;
+				in = d ? IND(&c, &d[(l / apb) % apb]) : NULL;
 			}
-			if (!in)
-				return EXT2_ET_BLOCK_ALLOC_FAIL;
-			in[l % apb] = ext2fs_cpu_to_le32(pb);
+			if (!in || c.cur >> 32 || add_data(&c, lb, c.cur))
+				goto fail;
+			if (in == &tmp)
+				ib[lb] = ext2fs_cpu_to_le32(c.cur);
+			else
+				in[l % apb] = ext2fs_cpu_to_le32(c.cur);
+			c.cur++;
 		}
 	}
-	return c.next == c.max ? 0 : EXT2_ET_BLOCK_ALLOC_FAIL;
+	out->runs = c.runs;
+	out->nruns = c.nruns;
+	out->metas = c.metas;
+	out->nmeta = c.nmeta;
+	out->meta = c.meta;
+	return 0;
+fail:
+	free(c.runs);
+	free(c.metas);
+	free(c.meta);
+	return c.oom ? ENOMEM : EXT2_ET_BLOCK_ALLOC_FAIL;
 }
 
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
@@ -135,12 +203,37 @@ errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 		if (!meta)
 			return ENOMEM;
 	}
-	err = p->extents ? build_extents(fs, p, iblock, meta)
-			 : build_indirect(fs, p, iblock, meta);
+	if (p->extents) {
+		err = build_extents(fs, p, iblock, meta);
+	} else {
+		struct plan_indirect ind;
+
+		err = plan_indirect_layout(fs, p->old, p->nold, p->target,
+					   &ind);
+		if (!err && ind.nmeta != p->new_meta)
+			err = EXT2_ET_BLOCK_ALLOC_FAIL;
+		if (!err) {
+			memcpy(iblock, ind.iblock, sizeof(ind.iblock));
+			if (ind.nmeta)
+				memcpy(meta, ind.meta,
+				       ind.nmeta * fs->blocksize);
+		}
+		plan_indirect_release(&ind);
+	}
 	if (err) {
 		free(meta);
 		return err;
 	}
 	*meta_buf = meta;
 	return 0;
+}
+
+void plan_indirect_release(struct plan_indirect *ind)
+{
+	free(ind->runs);
+	free(ind->metas);
+	free(ind->meta);
+	ind->runs = NULL;
+	ind->metas = NULL;
+	ind->meta = NULL;
 }

@@ -73,7 +73,7 @@ int plan_verify(struct session *s, const struct plan *p)
 {
 	ext2_filsys fs = s->fs;
 	struct plan_ext *runs = NULL, *want = NULL;
-	blk64_t *meta = NULL, mfirst = p->target + p->target_len - p->new_meta;
+	blk64_t *meta = NULL, mfirst = p->target;
 	size_t n = 0, nm = 0, nw, i;
 	int ext, bad = 0;
 	errcode_t err;
