@@ -116,6 +116,9 @@ static int do_ffi(struct session *s, int argc, char **argv)
 			return CMD_FAIL;
 		}
 	}
+	/* no bitmap (-c) is the library's error to report, as in debugfs */
+	if (!(s->flags & SESSION_CATASTROPHIC))
+		session_need(s, NEED_INODE_BITMAP);
 	err = ext2fs_new_inode(s->fs, dir, mode, NULL, &found);
 	if (err) {
 		out_error(s->out, "ext2fs_new_inode", err, NULL);
@@ -132,7 +135,8 @@ const struct cmd_entry cmd_find_free_inode = {
 	.aliases = ffi_aliases,
 	.synopsis = "find_free_inode [dir [mode]]",
 	.summary = "Find the inode ext2fs_new_inode would allocate",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_IBITMAP | CMD_DEBUGFS | CMD_JSON,
+	/* loads the inode bitmap itself, after its arguments, as debugfs */
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
 	.run = do_ffi,
 };
 
@@ -166,6 +170,8 @@ static int do_ffb(struct session *s, int argc, char **argv)
 			return CMD_FAIL;
 		}
 	}
+	if (!(s->flags & SESSION_CATASTROPHIC))
+		session_need(s, NEED_BLOCK_BITMAP);
 	out_printf(s->out, "Free blocks found: ");
 	json_arr_begin(s->out, "blocks");
 	free_blk = goal - 1;
@@ -196,6 +202,7 @@ const struct cmd_entry cmd_find_free_block = {
 	.aliases = ffb_aliases,
 	.synopsis = "find_free_block [count [goal]]",
 	.summary = "Find free blocks as ext2fs_new_block2 would allocate them",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_DEBUGFS | CMD_JSON,
+	/* loads the block bitmap itself, after its arguments, as debugfs */
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
 	.run = do_ffb,
 };

@@ -160,7 +160,7 @@ const struct cmd_entry cmd_imap = {
 	.name = "imap",
 	.synopsis = "imap <file>",
 	.summary = "Show the inode table block and offset of an inode",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_imap,
 };

@@ -1,8 +1,10 @@
-/* cmd_relocate.c - `journal_relocate` and `defrag`: each builds a plan that
- * moves one inode's blocks into a single contiguous free run, previews it
- * and makes it the session's current plan (`apply` carries it out). */
+/* cmd_relocate.c - `journal_relocate`, `defrag` and `evacuate`: plans that
+ * move inodes' blocks into contiguous free runs (evacuate: every inode out
+ * of a block range), previewed and kept as the session's current plan for
+ * `apply`. */
 #include "cmd.h"
 #include "dfs_util.h"
+#include "owner.h"
 #include "plan.h"
 
 #include <stdlib.h>
@@ -66,7 +68,7 @@ static int finish(struct session *s, struct plan *p)
 }
 
 /* The journal must be internal and clean (nothing to replay). */
-static int journal_clean(struct session *s, ext2_ino_t ino)
+static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
 {
 	ext2_filsys fs = s->fs;
 	__u32 *jsb;	/* big-endian words: magic @0, s_start @28 */
@@ -93,6 +95,9 @@ static int journal_clean(struct session *s, ext2_ino_t ino)
 	else if (ext2fs_be32_to_cpu(jsb[0]) != 0xc03b3998U)
 		out_error(s->out, "journal_relocate", 0, "the journal "
 			  "superblock is damaged (bad magic)");
+	else if (want_resize && (ext2fs_be32_to_cpu(jsb[10]) & 0x20))
+		out_error(s->out, "journal_relocate", 0, "the journal has a "
+			  "fast-commit area; --size cannot resize it yet");
 	else if (jsb[7])
 		out_error(s->out, "journal_relocate", 0, "the journal is not "
 			  "empty (s_start != 0): it needs recovery first");
@@ -119,9 +124,16 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 			continue;
 		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
 			size = strtoull(argv[++i], &end, 0);
-			if (*end || !size) {
-				out_error(s->out, argv[0], 0, "bad size: %s",
-					  argv[i]);
+			if (*end == 'K' || *end == 'k')
+				size = (size << 10) / fs->blocksize, end++;
+			else if (*end == 'M' || *end == 'm')
+				size = (size << 20) / fs->blocksize, end++;
+			else if (*end == 'G' || *end == 'g')
+				size = (size << 30) / fs->blocksize, end++;
+			if (*end || size < 1024 || size >= (1ULL << 32)) {
+				out_error(s->out, argv[0], 0, "bad size: %s "
+					  "(BLOCKS, or a size with K, M or G; "
+					  "at least 1024 blocks)", argv[i]);
 				return CMD_FAIL;
 			}
 			continue;
@@ -136,7 +148,14 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 			  "journal");
 		return CMD_FAIL;
 	}
-	if (!journal_clean(s, ino))
+	if (size) {
+		struct ext2_inode ji;
+
+		if (!ext2fs_read_inode(fs, ino, &ji) &&
+		    EXT2_I_SIZE(&ji) == size * fs->blocksize)
+			size = 0;	/* the size it has: a plain move */
+	}
+	if (!journal_clean(s, ino, size != 0))
 		return CMD_FAIL;
 	if (plan_build_move(s, "journal_relocate", ino, goal, size, &p))
 		return CMD_FAIL;
@@ -215,4 +234,167 @@ const struct cmd_entry cmd_defrag = {
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,
+};
+
+/* What owns the range evacuate is asked to empty. */
+struct evac {
+	ext2_ino_t *inos;
+	size_t n, cap;
+	blk64_t fixed, xattr;
+	int oom;
+};
+
+static int evac_cb(const struct owner_run *run, void *arg)
+{
+	struct evac *e = arg;
+	ext2_ino_t *ni;
+	size_t i;
+
+	switch (run->cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+		return 0;
+	case OWN_FILE:
+	case OWN_DIR:
+	case OWN_MAPPING:
+	case OWN_JOURNAL:
+		if (!run->ino)
+			break;
+		for (i = 0; i < e->n; i++)
+			if (e->inos[i] == run->ino)
+				return 0;
+		if (e->n == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 16;
+			ni = realloc(e->inos, e->cap * sizeof(*ni));
+			if (!ni) {
+				e->oom = 1;
+				return 1;
+			}
+			e->inos = ni;
+		}
+		e->inos[e->n++] = run->ino;
+		return 0;
+	case OWN_XATTR:
+		e->xattr += run->len;
+		return 0;
+	default:
+		break;
+	}
+	e->fixed += run->len;
+	return 0;
+}
+
+static int parse_range(struct session *s, const char *who, int argc,
+		       char **argv, blk64_t *first, blk64_t *last)
+{
+	unsigned long long a, b;
+	char *end;
+
+	if (argc == 2) {
+		a = strtoull(argv[1], &end, 0);
+		if (*end != '-' || end == argv[1])
+			goto bad;
+		b = strtoull(end + 1, &end, 0);
+	} else if (argc == 3) {
+		a = strtoull(argv[1], &end, 0);
+		if (*end)
+			goto bad;
+		b = strtoull(argv[2], &end, 0);
+	} else {
+		goto bad;
+	}
+	if (*end || a > b || b >= ext2fs_blocks_count(s->fs->super))
+		goto bad;
+	*first = a;
+	*last = b;
+	return 0;
+bad:
+	out_error(s->out, who, 0, "Usage: evacuate FIRST-LAST (blocks within "
+		  "the filesystem, FIRST <= LAST)");
+	return 1;
+}
+
+static int do_evacuate(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap saved = NULL;
+	struct plan *chain = NULL, **tail = &chain, *p;
+	struct evac e = {0};
+	blk64_t first, last, moved = 0;
+	errcode_t err;
+	size_t i;
+	int rc = CMD_FAIL;
+
+	if (parse_range(s, argv[0], argc, argv, &first, &last))
+		return CMD_FAIL;
+	err = owner_index_build(s);
+	if (!err)
+		err = owner_for_range(s, first, last - first + 1, evac_cb, &e);
+	if (err || e.oom) {
+		out_error(s->out, argv[0], err ? err : ENOMEM, "while finding "
+			  "what owns blocks %llu-%llu",
+			  (unsigned long long)first, (unsigned long long)last);
+		goto out;
+	}
+	if (e.fixed || e.xattr) {
+		out_error(s->out, argv[0], 0, "blocks %llu-%llu hold %llu "
+			  "blocks of metadata that cannot move (superblocks, "
+			  "descriptors, bitmaps, inode tables, reserved or "
+			  "extended-attribute blocks); choose another range",
+			  (unsigned long long)first, (unsigned long long)last,
+			  (unsigned long long)(e.fixed + e.xattr));
+		goto out;
+	}
+	if (!e.n) {
+		out_printf(s->out, "blocks %llu-%llu are already free\n",
+			   (unsigned long long)first, (unsigned long long)last);
+		rc = CMD_OK;
+		goto out;
+	}
+	/* Plan every move with the range (and earlier targets) held. */
+	err = ext2fs_copy_bitmap(fs->block_map, &saved);
+	if (err)
+		goto out;
+	ext2fs_mark_block_bitmap_range2(fs->block_map, first,
+					last - first + 1);
+	for (i = 0; i < e.n; i++) {
+		if (e.inos[i] == fs->super->s_journal_inum &&
+		    !journal_clean(s, e.inos[i], 0))
+			goto restore;
+		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
+			goto restore;
+		p->chained = i > 0;
+		ext2fs_mark_block_bitmap_range2(fs->block_map, p->target,
+						p->target_len);
+		moved += p->target_len;
+		*tail = p;
+		tail = &p->next;
+	}
+	rc = CMD_OK;
+restore:
+	ext2fs_free_block_bitmap(fs->block_map);
+	fs->block_map = saved;
+	if (rc != CMD_OK)
+		goto out;
+	for (p = chain; p; p = p->next)
+		plan_show(s, p);
+	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
+		   "blocks; `apply` carries it out\n",
+		   (unsigned long long)first, (unsigned long long)last, e.n,
+		   e.n == 1 ? "" : "s", (unsigned long long)moved);
+	plan_free(s->plan);
+	s->plan = chain;
+	chain = NULL;
+out:
+	plan_free(chain);
+	free(e.inos);
+	return rc;
+}
+
+const struct cmd_entry cmd_evacuate = {
+	.name = "evacuate",
+	.synopsis = "evacuate FIRST-LAST",
+	.summary = "Plan moving every file out of a block range",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON,
+	.run = do_evacuate,
 };

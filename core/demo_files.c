@@ -255,87 +255,128 @@ static errcode_t demo_wedged(struct demo *d, ext2_ino_t dir, const char *path)
 	return err;
 }
 
-static errcode_t demo_dir(struct demo *d, ext2_ino_t parent, const char *name,
-			  ext2_ino_t *ino)
+/* Makes the directory at path (its parent must exist). */
+static errcode_t demo_dir(struct demo *d, const char *path)
 {
-	errcode_t err = ext2fs_mkdir(d->fs, parent, 0, name);
+	const char *name = strrchr(path, '/') + 1;
+	char parent[64];
+	ext2_ino_t dir;
+	errcode_t err;
 
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - path), path);
+	err = ext2fs_namei(d->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, parent, &dir);
+	if (err)
+		return err;
+	err = ext2fs_mkdir(d->fs, dir, 0, name);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
-		err = ext2fs_expand_dir(d->fs, parent);
+		err = ext2fs_expand_dir(d->fs, dir);
 		if (!err)
-			err = ext2fs_mkdir(d->fs, parent, 0, name);
+			err = ext2fs_mkdir(d->fs, dir, 0, name);
 	}
-	if (!err)
-		err = ext2fs_lookup(d->fs, parent, name, strlen(name), 0, ino);
 	return err;
 }
 
 #define KIB	1024ULL
 #define MIB	(1024ULL * 1024)
 
+enum demo_kind { PLAIN, LOGS, TABLES, WEDGED, LINK, SPARSE };
+
+/* The files, in the order they are written; goal is a group number. */
+static const struct demo_entry {
+	enum demo_kind kind;
+	const char *path;
+	uint64_t size;
+	dgrp_t group;
+} demo_tree[] = {
+	{ PLAIN, "/etc/hostname", 17, 0 },
+	{ PLAIN, "/etc/motd", 0, 0 },
+	{ PLAIN, "/etc/fstab", 310, 0 },
+	{ PLAIN, "/etc/passwd", 1210, 0 },
+	{ PLAIN, "/etc/ssh/sshd_config", 3300, 0 },
+	{ PLAIN, "/usr/share/doc/README", 40000, 0 },
+	{ LOGS, "/var/log", 0, 1 },
+	{ PLAIN, "/var/log/dmesg", 90000, 1 },
+	{ WEDGED, "/var/cache/wedged.bin", 0, 0 },
+	{ PLAIN, "/home/alice/notes.txt", 2500, 2 },
+	{ PLAIN, "/home/alice/photos/img_0001.jpg", 350000, 2 },
+	{ PLAIN, "/home/alice/photos/img_0002.jpg", 1200 * KIB + 5, 2 },
+	{ PLAIN, "/home/alice/archive.tar", 24 * MIB, 6 },
+	{ LINK, "/home/alice/todo", 0, 0 },
+	{ PLAIN, "/home/bob/.profile", 800, 2 },
+	{ TABLES, "/srv/db", 0, 5 },
+	{ PLAIN, "/srv/db/big.db", 8 * MIB, 5 },
+	{ SPARSE, "/srv/db/sparse.idx", 0, 5 },
+};
+
+static const char *const demo_dirs[] = {
+	"/etc", "/etc/ssh", "/var", "/var/log", "/var/cache", "/home",
+	"/home/alice", "/home/alice/photos", "/home/bob", "/srv", "/srv/db",
+	"/usr", "/usr/share", "/usr/share/doc",
+};
+
+static const char *const demo_logs[] = { "/var/log/syslog",
+					 "/var/log/auth.log" };
+static const uint64_t demo_log_sizes[] = { 3 * MIB + 1234, 1 * MIB + 77 };
+static const char *const demo_tables[] = {
+	"/srv/db/table-a.db", "/srv/db/table-b.db",
+	"/srv/db/table-c.db", "/srv/db/table-d.db" };
+static const uint64_t demo_table_sizes[] = { 2 * MIB, 2 * MIB, 3 * MIB / 2,
+					     1 * MIB };
+
+static errcode_t demo_entry(struct demo *d, const struct demo_entry *e)
+{
+	blk64_t goal = ext2fs_group_first_block2(d->fs, e->group);
+	const char *name = strrchr(e->path, '/') + 1;
+	char parent[64];
+	ext2_ino_t dir;
+	errcode_t err;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - e->path),
+		 e->path);
+	err = ext2fs_namei(d->fs, EXT2_ROOT_INO, EXT2_ROOT_INO,
+			   e->kind == LOGS || e->kind == TABLES ? e->path :
+			   parent, &dir);
+	if (err)
+		return err;
+	switch (e->kind) {
+	case PLAIN:
+		return demo_plain(d, dir, e->path, e->size, goal);
+	case LOGS:
+		return demo_interleaved(d, dir, demo_logs, demo_log_sizes, 2,
+					2, 6, goal);
+	case TABLES:
+		return demo_interleaved(d, dir, demo_tables, demo_table_sizes,
+					4, 4, 16, goal);
+	case WEDGED:
+		return demo_wedged(d, dir, e->path);
+	case LINK:
+		return ext2fs_symlink(d->fs, dir, 0, name, "notes.txt");
+	case SPARSE:
+		return demo_sparse(d, dir, e->path, goal + 8192);
+	}
+	return EXT2_ET_INVALID_ARGUMENT;
+}
+
 errcode_t demo_files(struct demo *d)
 {
-	static const char *const logs[] = { "/var/log/syslog",
-					    "/var/log/auth.log" };
-	static const uint64_t log_sizes[] = { 3 * MIB + 1234, 1 * MIB + 77 };
-	static const char *const tables[] = {
-		"/srv/db/table-a.db", "/srv/db/table-b.db",
-		"/srv/db/table-c.db", "/srv/db/table-d.db" };
-	static const uint64_t table_sizes[] = { 2 * MIB, 2 * MIB, 3 * MIB / 2,
-						 1 * MIB };
-	ext2_filsys fs = d->fs;
-	ext2_ino_t etc, ssh, var, vlog, cache, home, alice, photos, bob, srv,
-		   db, usr, share, doc;
-	blk64_t g1 = ext2fs_group_first_block2(fs, 1);
-	blk64_t g2 = ext2fs_group_first_block2(fs, 2);
-	blk64_t g5 = ext2fs_group_first_block2(fs, 5);
-	blk64_t g6 = ext2fs_group_first_block2(fs, 6);
-	errcode_t err;
-	const ext2_ino_t R = EXT2_ROOT_INO;
+	errcode_t err = 0;
+	size_t i;
 
-	err = demo_dir(d, R, "etc", &etc);
-	if (!err) err = demo_dir(d, etc, "ssh", &ssh);
-	if (!err) err = demo_dir(d, R, "var", &var);
-	if (!err) err = demo_dir(d, var, "log", &vlog);
-	if (!err) err = demo_dir(d, var, "cache", &cache);
-	if (!err) err = demo_dir(d, R, "home", &home);
-	if (!err) err = demo_dir(d, home, "alice", &alice);
-	if (!err) err = demo_dir(d, alice, "photos", &photos);
-	if (!err) err = demo_dir(d, home, "bob", &bob);
-	if (!err) err = demo_dir(d, R, "srv", &srv);
-	if (!err) err = demo_dir(d, srv, "db", &db);
-	if (!err) err = demo_dir(d, R, "usr", &usr);
-	if (!err) err = demo_dir(d, usr, "share", &share);
-	if (!err) err = demo_dir(d, share, "doc", &doc);
-	if (err) {
-		out_error(d->log, "mkdemo", err, "while making directories");
-		return err;
+	for (i = 0; i < sizeof(demo_dirs) / sizeof(demo_dirs[0]); i++) {
+		err = demo_dir(d, demo_dirs[i]);
+		if (err) {
+			out_error(d->log, "mkdemo", err, "while making %s",
+				  demo_dirs[i]);
+			return err;
+		}
 	}
-
-	err = demo_plain(d, etc, "/etc/hostname", 17, 0);
-	if (!err) err = demo_plain(d, etc, "/etc/motd", 0, 0);
-	if (!err) err = demo_plain(d, etc, "/etc/fstab", 310, 0);
-	if (!err) err = demo_plain(d, etc, "/etc/passwd", 1210, 0);
-	if (!err) err = demo_plain(d, ssh, "/etc/ssh/sshd_config", 3300, 0);
-	if (!err) err = demo_plain(d, doc, "/usr/share/doc/README", 40000, 0);
-	if (!err) err = demo_interleaved(d, vlog, logs, log_sizes, 2, 2, 6,
-					 g1);
-	if (!err) err = demo_plain(d, vlog, "/var/log/dmesg", 90000, g1);
-	if (!err) err = demo_wedged(d, cache, "/var/cache/wedged.bin");
-	if (!err) err = demo_plain(d, alice, "/home/alice/notes.txt", 2500, g2);
-	if (!err) err = demo_plain(d, photos, "/home/alice/photos/img_0001.jpg",
-				   350000, g2);
-	if (!err) err = demo_plain(d, photos, "/home/alice/photos/img_0002.jpg",
-				   1200 * KIB + 5, g2);
-	if (!err) err = demo_plain(d, alice, "/home/alice/archive.tar",
-				   24 * MIB, g6);
-	if (!err) err = ext2fs_symlink(fs, alice, 0, "todo", "notes.txt");
-	if (!err) err = demo_plain(d, bob, "/home/bob/.profile", 800, g2);
-	if (!err) err = demo_interleaved(d, db, tables, table_sizes, 4, 4, 16,
-					 g5);
-	if (!err) err = demo_plain(d, db, "/srv/db/big.db", 8 * MIB, g5);
-	if (!err) err = demo_sparse(d, db, "/srv/db/sparse.idx", g5 + 8192);
-	if (err)
-		out_error(d->log, "mkdemo", err, "while writing the files");
-	return err;
+	for (i = 0; i < sizeof(demo_tree) / sizeof(demo_tree[0]); i++) {
+		err = demo_entry(d, &demo_tree[i]);
+		if (err) {
+			out_error(d->log, "mkdemo", err, "while writing %s",
+				  demo_tree[i].path);
+			return err;
+		}
+	}
+	return 0;
 }

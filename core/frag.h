@@ -41,4 +41,8 @@ struct frag_files {
 errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f);
 void frag_files_release(struct frag_files *f);
 
+/* Additions: one file's counts, read from its inode now (no scan). */
+errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
+			struct frag_file *ff);
+
 #endif

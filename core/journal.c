@@ -243,10 +243,13 @@ int journal_csum_version(const struct e2l_journal *j)
 
 __u32 journal_fc_blocks(const struct e2l_journal *j)
 {
-	if (!(j->sb_feature_incompat & E2L_JFEAT_INCOMPAT_FAST_COMMIT))
-		return 0;
-	return j->sb_num_fc_blocks ? j->sb_num_fc_blocks :
-				     JBD2_DEFAULT_FC_BLOCKS;
+	/* mke2fs reserves the area (s_num_fc_blks) before the kernel turns
+	 * the feature on; with the feature on, 0 means the default. */
+	if (j->sb_num_fc_blocks)
+		return j->sb_num_fc_blocks;
+	if (j->sb_feature_incompat & E2L_JFEAT_INCOMPAT_FAST_COMMIT)
+		return JBD2_DEFAULT_FC_BLOCKS;
+	return 0;
 }
 
 /* The UUID of journal user i (0-based), or -1 when there is none. */

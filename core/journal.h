@@ -51,7 +51,7 @@ struct e2l_journal {
 
 /* Checksum version the journal uses: 0 none, 1, 2 or 3. */
 int journal_csum_version(const struct e2l_journal *j);
-/* Fast-commit blocks (0 without the fast_commit feature). */
+/* Fast-commit blocks reserved at the journal's end (0 when none). */
 __u32 journal_fc_blocks(const struct e2l_journal *j);
 /* Writes the UUID of journal user i (0-based) to out; -1 when none. */
 int journal_user(const struct e2l_journal *j, unsigned i, char out[37]);

@@ -7,7 +7,11 @@
 
 struct map_cell {
 	blk64_t first, count;		/* the blocks the cell covers */
-	enum owner_class dominant;	/* most blocks, ties to metadata */
+	enum owner_class dominant;	/* most blocks, ties to metadata;
+					   free (or uninit) whenever free
+					   blocks are at least as many as
+					   any used class's: free space is
+					   never hidden */
 	blk64_t counts[OWN_CLASS_MAX];
 	double free_frac;		/* free+uninit share, 0..1 */
 };

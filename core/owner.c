@@ -1,17 +1,685 @@
-/* owner.c - block ownership index (see owner.h). */
-#include "owner.h"
+/* owner.c - the block ownership index (see owner.h): group metadata and the
+ * special inodes are placed at once, file runs come from the inode scan
+ * (owner_scan.c), free and unowned space from the block bitmap.  Queries
+ * are binary searches plus bitmap range searches. */
+#include "owner_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct owner_index {
-	struct owner_run *runs;
-	size_t nruns;
+static const struct {
+	const char *name, *key;
+	char letter;
+} classes[OWN_CLASS_MAX] = {
+	[OWN_FREE] = {"free", "free", '.'},
+	[OWN_UNINIT] = {"free (uninit group)", "uninit", '_'},
+	[OWN_SUPER] = {"superblock", "super", 'S'},
+	[OWN_GDT] = {"group descriptors", "gdt", 'G'},
+	[OWN_RSV_GDT] = {"reserved GDT", "rsv_gdt", 'R'},
+	[OWN_BBITMAP] = {"block bitmap", "bbitmap", 'b'},
+	[OWN_IBITMAP] = {"inode bitmap", "ibitmap", 'i'},
+	[OWN_ITABLE] = {"inode table", "itable", 'I'},
+	[OWN_JOURNAL] = {"journal", "journal", 'J'},
+	[OWN_MAPPING] = {"mapping", "mapping", 'M'},
+	[OWN_FILE] = {"file data", "file", 'F'},
+	[OWN_DIR] = {"directory", "dir", 'D'},
+	[OWN_XATTR] = {"xattr block", "xattr", 'X'},
+	[OWN_OTHER] = {"other metadata", "other", 'O'},
+	[OWN_UNKNOWN] = {"used, owner unknown", "unknown", '?'},
 };
+
+const char *owner_class_name(enum owner_class cls)
+{
+	return cls < OWN_CLASS_MAX ? classes[cls].name : "?";
+}
+
+const char *owner_class_key(enum owner_class cls)
+{
+	return cls < OWN_CLASS_MAX ? classes[cls].key : "?";
+}
+
+char owner_class_letter(enum owner_class cls)
+{
+	return cls < OWN_CLASS_MAX ? classes[cls].letter : '?';
+}
+
+enum owner_class owner_class_from_key(const char *key)
+{
+	int i;
+
+	for (i = 0; i < OWN_CLASS_MAX; i++)
+		if (!strcmp(classes[i].key, key))
+			return i;
+	return OWN_CLASS_MAX;
+}
+
+static int group_class(int cls)
+{
+	return cls >= OWN_SUPER && cls <= OWN_ITABLE;
+}
+
+/* Blocks per group served by one run unit of a mergeable class. */
+static blk64_t group_unit(ext2_filsys fs, int cls)
+{
+	if (cls == OWN_BBITMAP || cls == OWN_IBITMAP)
+		return 1;
+	if (cls == OWN_ITABLE)
+		return fs->inode_blocks_per_group ? fs->inode_blocks_per_group
+						  : 1;
+	return 0;
+}
+
+static errcode_t meta_add(ext2_filsys fs, struct orun_vec *v, blk64_t start,
+			  blk64_t len, int cls, dgrp_t grp)
+{
+	blk64_t total = ext2fs_blocks_count(fs->super);
+	struct orun r = {0};
+
+	if (!len || start >= total)
+		return 0;
+	if (len > total - start)
+		len = total - start;
+	orun_set_start(&r, start);
+	r.len = len;
+	r.cls = cls;
+	r.ino = grp;
+	return orun_push(v, &r);
+}
+
+static errcode_t meta_groups(ext2_filsys fs, struct orun_vec *v)
+{
+	struct ext2_super_block *sb = fs->super;
+	blk64_t super, old_desc, new_desc, gdt;
+	errcode_t err = 0;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count && !err; g++) {
+		ext2fs_super_and_bgd_loc2(fs, g, &super, &old_desc, &new_desc,
+					  NULL);
+		if (g == 0 && super > 0)	/* the boot block of 1k fs */
+			err = meta_add(fs, v, 0, super, OWN_SUPER, 0);
+		if (super || g == 0)
+			err = err ? err : meta_add(fs, v, super, 1,
+						   OWN_SUPER, g);
+		if (old_desc) {
+			gdt = fs->desc_blocks;
+			if (ext2fs_has_feature_meta_bg(sb) &&
+			    sb->s_first_meta_bg < gdt)
+				gdt = sb->s_first_meta_bg;
+			err = err ? err : meta_add(fs, v, old_desc, gdt,
+						   OWN_GDT, g);
+			if (!ext2fs_has_feature_meta_bg(sb))
+				err = err ? err : meta_add(fs, v,
+					old_desc + gdt,
+					sb->s_reserved_gdt_blocks,
+					OWN_RSV_GDT, g);
+		}
+		if (new_desc)
+			err = err ? err : meta_add(fs, v, new_desc, 1,
+						   OWN_GDT, g);
+		err = err ? err : meta_add(fs, v,
+			ext2fs_block_bitmap_loc(fs, g), 1, OWN_BBITMAP, g);
+		err = err ? err : meta_add(fs, v,
+			ext2fs_inode_bitmap_loc(fs, g), 1, OWN_IBITMAP, g);
+		err = err ? err : meta_add(fs, v,
+			ext2fs_inode_table_loc(fs, g),
+			fs->inode_blocks_per_group, OWN_ITABLE, g);
+	}
+	if (!err && ext2fs_has_feature_mmp(sb) && sb->s_mmp_block)
+		err = meta_add(fs, v, sb->s_mmp_block, 1, OWN_OTHER, 0);
+	return err;
+}
+
+/* The special inodes: journal, bad blocks, quota, orphan file, resize. */
+static errcode_t meta_inodes(ext2_filsys fs, struct owner_index *idx)
+{
+	struct ext2_super_block *sb = fs->super;
+	struct ext2_inode inode;
+	struct owalk w;
+	ext2_ino_t ino, last = EXT2_FIRST_INODE(sb);
+	ext2_ino_t extra[4] = {sb->s_journal_inum, sb->s_usr_quota_inum,
+			       sb->s_grp_quota_inum, sb->s_prj_quota_inum};
+	struct orun r = {0};
+	int i;
+
+	memset(&w, 0, sizeof(w));
+	w.fs = fs;
+	w.out = &idx->meta;
+	for (i = -(int)last; i < 5; i++) {
+		ino = i < 0 ? (ext2_ino_t)(i + (int)last) :
+		      i < 4 ? extra[i] : sb->s_orphan_file_inum;
+		if (!ino || ino == EXT2_ROOT_INO ||
+		    ino > sb->s_inodes_count ||
+		    (i >= 0 && ino < last))	/* done in the first pass */
+			continue;
+		if (ext2fs_read_inode(fs, ino, &inode)) {
+			idx->bad_inodes++;
+			continue;
+		}
+		if (ino == EXT2_RESIZE_INO) {
+			/* Its data are the reserved GDT blocks (placed
+			 * above); only its double-indirect block is its own. */
+			blk64_t b = inode.i_block[EXT2_DIND_BLOCK];
+
+			if (b && b < ext2fs_blocks_count(sb)) {
+				orun_set_start(&r, b);
+				r.len = 1;
+				r.cls = OWN_OTHER;
+				r.ino = ino;
+				if (orun_push(&idx->meta, &r))
+					return ENOMEM;
+			}
+			continue;
+		}
+		if (ino != EXT2_BAD_INO && !inode.i_links_count)
+			continue;
+		owalk_inode(&w, ino, &inode, ino == sb->s_journal_inum &&
+			    ext2fs_has_feature_journal(sb) ? OWN_JOURNAL :
+			    OWN_OTHER);
+		if (w.err)
+			return w.err;
+		if (w.bad)
+			idx->bad_inodes++;
+	}
+	return 0;
+}
+
+/* Merges neighbouring group-metadata runs of one class (flex_bg packs the
+ * bitmaps and inode tables of consecutive groups back to back). */
+static void meta_merge(ext2_filsys fs, struct orun_vec *v)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < v->n; i++) {
+		struct orun *p = o ? &v->v[o - 1] : NULL, *c = &v->v[i];
+		blk64_t unit = group_unit(fs, c->cls);
+
+		if (p && unit && p->cls == c->cls && orun_end(p) ==
+		    orun_start(c) && p->len % unit == 0 &&
+		    (blk64_t)p->ino + p->len / unit == c->ino &&
+		    (blk64_t)p->len + c->len <= UINT32_MAX) {
+			p->len += c->len;
+			continue;
+		}
+		v->v[o++] = *c;
+	}
+	v->n = o;
+}
+
+errcode_t owner_scan_begin(struct session *s)
+{
+	struct owner_index *idx;
+	errcode_t err;
+
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->owners)
+		return 0;
+	err = session_need(s, NEED_BLOCK_BITMAP);
+	if (err)
+		return err;
+	idx = calloc(1, sizeof(*idx));
+	if (!idx)
+		return ENOMEM;
+	err = meta_groups(s->fs, &idx->meta);
+	if (!err)
+		err = meta_inodes(s->fs, idx);
+	if (err)
+		goto out;
+	orun_sort(&idx->meta);
+	meta_merge(s->fs, &idx->meta);
+	idx->inode_buf = malloc(EXT2_INODE_SIZE(s->fs->super));
+	if (!idx->inode_buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	err = ext2fs_open_inode_scan(s->fs, 0, &idx->scan);
+	if (err)
+		goto out;
+	ext2fs_inode_scan_flags(idx->scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
+	s->owners = idx;
+	return 0;
+out:
+	owner_index_free(idx);
+	return err;
+}
+
+double owner_scan_progress(const struct session *s)
+{
+	const struct owner_index *idx = s->owners;
+
+	if (!idx || !s->fs)
+		return 0;
+	if (idx->complete)
+		return 1;
+	return (double)idx->last_ino / s->fs->super->s_inodes_count;
+}
+
+errcode_t owner_index_build(struct session *s)
+{
+	errcode_t err;
+	int done = 0;
+
+	while (!done) {
+		err = owner_scan_step(s, 65536, &done);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int owner_index_complete(const struct session *s)
+{
+	return s->owners && s->owners->complete;
+}
+
+unsigned long owner_bad_inodes(const struct session *s)
+{
+	return s->owners ? s->owners->bad_inodes : 0;
+}
+
+errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
+			  const struct owner_filefrag **files, size_t *n)
+{
+	errcode_t err = owner_index_build(s);
+
+	if (err)
+		return err;
+	*st = &s->owners->fstats;
+	*files = s->owners->frag;
+	*n = s->owners->nfrag;
+	return 0;
+}
 
 void owner_index_free(struct owner_index *idx)
 {
 	if (!idx)
 		return;
-	free(idx->runs);
+	if (idx->scan)
+		ext2fs_close_inode_scan(idx->scan);
+	free(idx->inode_buf);
+	free(idx->meta.v);
+	free(idx->files.v);
+	free(idx->frag);
 	free(idx);
+}
+
+/* Index of the first run that may overlap pos. */
+static size_t orun_find(const struct orun_vec *v, blk64_t pos)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {	/* first run starting after pos */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (orun_start(&v->v[mid]) <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && orun_end(&v->v[lo - 1]) > pos)
+		return lo - 1;
+	return lo;
+}
+
+/* Does the logical block grow along the run (file data)? */
+static int lblk_advances(const struct owner_run *r)
+{
+	return r->ino && r->cls != OWN_MAPPING && r->cls != OWN_XATTR &&
+	       !group_class(r->cls);
+}
+
+struct emitter {
+	ext2_filsys fs;
+	int (*fn)(const struct owner_run *run, void *arg);
+	void *arg;
+	struct owner_run last;
+	int have_last, stop;
+	blk64_t from;		/* runs before it are only remembered */
+};
+
+static void emit(struct emitter *e, const struct owner_run *r)
+{
+	struct owner_run c;
+
+	if (e->stop || !r->len)
+		return;
+	e->last = *r;
+	e->have_last = 1;
+	if (r->start + r->len <= e->from)
+		return;
+	if (r->start < e->from) {	/* clip a run begun before the range */
+		c = *r;
+		c.len -= e->from - r->start;
+		if (lblk_advances(&c))
+			c.lblk += e->from - r->start;
+		c.start = e->from;
+		e->stop = e->fn(&c, e->arg);
+		return;
+	}
+	e->stop = e->fn(r, e->arg);
+}
+
+static dgrp_t group_of(ext2_filsys fs, blk64_t b)
+{
+	if (b < fs->super->s_first_data_block)
+		return 0;
+	return ext2fs_group_of_blk2(fs, b);
+}
+
+static void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a,
+			blk64_t b, struct owner_run *out)
+{
+	struct owner_run o = {0};
+	blk64_t off = a - orun_start(r), unit;
+
+	o.start = a;
+	o.len = b - a;
+	o.cls = r->cls;
+	if (group_class(r->cls)) {
+		unit = group_unit(fs, r->cls);
+		o.group = r->ino + (unit ? off / unit : 0);
+	} else {
+		o.ino = r->ino;
+		o.lblk = r->lblk;
+		if (lblk_advances(&o))
+			o.lblk += off;
+		o.group = group_of(fs, a);
+	}
+	*out = o;
+}
+
+static void emit_orun(struct emitter *e, const struct orun *r, blk64_t a,
+		      blk64_t b)
+{
+	struct owner_run o;
+
+	orun_to_run(e->fs, r, a, b, &o);
+	emit(e, &o);
+}
+
+static void emit_plain(struct emitter *e, blk64_t a, blk64_t b,
+		       enum owner_class cls)
+{
+	struct owner_run o = {0};
+
+	o.start = a;
+	o.len = b - a;
+	o.cls = cls;
+	o.group = group_of(e->fs, a);
+	emit(e, &o);
+}
+
+static int group_uninit(ext2_filsys fs, dgrp_t g)
+{
+	return ext2fs_has_group_desc_csum(fs) &&
+	       ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT);
+}
+
+static void emit_free(struct emitter *e, blk64_t a, blk64_t b)
+{
+	while (a < b && !e->stop) {
+		dgrp_t g = group_of(e->fs, a);
+		int un = group_uninit(e->fs, g);
+		blk64_t t = ext2fs_group_last_block2(e->fs, g) + 1;
+
+		while (t < b && group_uninit(e->fs, group_of(e->fs, t)) == un)
+			t = ext2fs_group_last_block2(e->fs,
+						     group_of(e->fs, t)) + 1;
+		if (t > b)
+			t = b;
+		emit_plain(e, a, t, un ? OWN_UNINIT : OWN_FREE);
+		a = t;
+	}
+}
+
+/* Used blocks without a run.  With bigalloc, the rest of a cluster that
+ * a run partly covers belongs to the run's owner (before or after it). */
+static void emit_used(struct emitter *e, blk64_t a, blk64_t b,
+		      const struct orun *next)
+{
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(e->fs), t, c;
+	struct owner_run o;
+
+	if (ratio > 1 && e->have_last && a % ratio &&
+	    e->last.start + e->last.len == a &&
+	    e->last.cls != OWN_FREE && e->last.cls != OWN_UNINIT &&
+	    e->last.cls != OWN_UNKNOWN) {
+		t = (a | (ratio - 1)) + 1;
+		if (t > b)
+			t = b;
+		o = e->last;
+		if (lblk_advances(&o))
+			o.lblk += o.len;
+		o.start = a;
+		o.len = t - a;
+		emit(e, &o);
+		a = t;
+	}
+	c = b;
+	if (ratio > 1 && next && b % ratio && orun_start(next) == b) {
+		c = b - b % ratio;
+		if (c < a)
+			c = a;
+	}
+	if (a < c)
+		emit_plain(e, a, c, OWN_UNKNOWN);
+	if (c < b) {
+		orun_to_run(e->fs, next, b, b + 1, &o);
+		o.start = c;
+		o.len = b - c;
+		if (lblk_advances(&o))
+			o.lblk = o.lblk >= o.len ? o.lblk - o.len : 0;
+		emit(e, &o);
+	}
+}
+
+/* The space between runs, from the block bitmap. */
+static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
+		     const struct orun *next)
+{
+	ext2fs_block_bitmap bm = e->fs->block_map;
+	blk64_t fdb = e->fs->super->s_first_data_block, z;
+
+	if (a < fdb) {
+		emit_plain(e, a, b < fdb ? b : fdb, OWN_UNKNOWN);
+		a = fdb;
+	}
+	while (a < b && !e->stop) {
+		if (ext2fs_find_first_zero_block_bitmap2(bm, a, b - 1, &z))
+			z = b;
+		if (z < a)
+			z = a;
+		if (z > a) {
+			emit_used(e, a, z, z == b ? next : NULL);
+			a = z;
+			continue;
+		}
+		if (ext2fs_find_first_set_block_bitmap2(bm, a, b - 1, &z))
+			z = b;
+		if (z <= a)	/* cannot happen; never loop */
+			z = a + 1;
+		emit_free(e, a, z);
+		a = z;
+	}
+}
+
+errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
+			  int (*fn)(const struct owner_run *run, void *arg),
+			  void *arg)
+{
+	struct emitter e = {0};
+	const struct orun_vec *mv, *fv;
+	const struct orun *nr;
+	static const struct orun_vec none;
+	blk64_t pos = first, end, total, next, rend;
+	size_t i, j;
+	errcode_t err;
+
+	err = owner_scan_begin(s);
+	if (err)
+		return err;
+	total = ext2fs_blocks_count(s->fs->super);
+	end = first + count;
+	if (end < first || end > total)
+		end = total;
+	if (first >= end)
+		return 0;
+	e.fs = s->fs;
+	e.fn = fn;
+	e.arg = arg;
+	e.from = first;
+	/* With bigalloc, start at the cluster so that its slack is known. */
+	pos -= pos % EXT2FS_CLUSTER_RATIO(s->fs);
+	mv = &s->owners->meta;
+	fv = s->owners->complete ? &s->owners->files : &none;
+	i = orun_find(mv, pos);
+	j = orun_find(fv, pos);
+	while (pos < end && !e.stop) {
+		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
+			i++;
+		while (j < fv->n && orun_end(&fv->v[j]) <= pos)
+			j++;
+		next = end;
+		if (i < mv->n && orun_start(&mv->v[i]) < next)
+			next = orun_start(&mv->v[i]);
+		if (i < mv->n && next <= pos) {
+			rend = orun_end(&mv->v[i]);
+			rend = rend < end ? rend : end;
+			emit_orun(&e, &mv->v[i], pos, rend);
+			pos = rend;
+			continue;
+		}
+		if (j < fv->n && orun_start(&fv->v[j]) <= pos) {
+			rend = orun_end(&fv->v[j]);
+			rend = rend < next ? rend : next;
+			emit_orun(&e, &fv->v[j], pos, rend);
+			pos = rend;
+			continue;
+		}
+		nr = i < mv->n && orun_start(&mv->v[i]) == next ?
+		     &mv->v[i] : NULL;
+		if (j < fv->n && orun_start(&fv->v[j]) < next) {
+			next = orun_start(&fv->v[j]);
+			nr = &fv->v[j];
+		}
+		emit_gap(&e, pos, next, nr);
+		pos = next;
+	}
+	return 0;
+}
+
+static int lookup_one(const struct owner_run *run, void *arg)
+{
+	*(struct owner_run *)arg = *run;
+	return 1;
+}
+
+errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
+{
+	struct owner_index *idx;
+	const struct orun_vec *v;
+	errcode_t err;
+	size_t k;
+	int pass;
+
+	err = owner_scan_begin(s);
+	if (err)
+		return err;
+	if (blk >= ext2fs_blocks_count(s->fs->super))
+		return EXT2_ET_BAD_BLOCK_NUM;
+	idx = s->owners;
+	/* A whole stored run when there is one; else what the bitmap says. */
+	for (pass = 0; pass < 2; pass++) {
+		v = pass ? &idx->files : &idx->meta;
+		if (pass && !idx->complete)
+			break;
+		k = orun_find(v, blk);
+		if (k < v->n && orun_start(&v->v[k]) <= blk) {
+			struct emitter e = {.fs = s->fs, .fn = lookup_one,
+					    .arg = run};
+
+			emit_orun(&e, &v->v[k], orun_start(&v->v[k]),
+				  orun_end(&v->v[k]));
+			return 0;
+		}
+	}
+	memset(run, 0, sizeof(*run));
+	/* To the end of its cluster, so that bigalloc slack finds its
+	 * owner; the first run reported starts at blk. */
+	return owner_for_range(s, blk, EXT2FS_CLUSTER_RATIO(s->fs) -
+			       blk % EXT2FS_CLUSTER_RATIO(s->fs), lookup_one,
+			       run);
+}
+
+static int count_fn(const struct owner_run *run, void *arg)
+{
+	blk64_t *counts = arg;
+
+	counts[run->cls] += run->len;
+	return 0;
+}
+
+errcode_t owner_class_counts(struct session *s, blk64_t first, blk64_t count,
+			     blk64_t counts[OWN_CLASS_MAX])
+{
+	return owner_for_range(s, first, count, count_fn, counts);
+}
+
+static int run_cmp_lblk(const void *a, const void *b)
+{
+	const struct owner_run *x = a, *y = b;
+
+	if (x->lblk != y->lblk)
+		return x->lblk < y->lblk ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
+			   struct owner_run **runs, size_t *nruns)
+{
+	struct orun_vec v = {0};
+	struct ext2_inode inode;
+	struct owner_run *out = NULL;
+	struct owalk w;
+	errcode_t err;
+	size_t k;
+
+	*runs = NULL;
+	*nruns = 0;
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!ino || ino > s->fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_read_inode(s->fs, ino, &inode);
+	if (err)
+		return err;
+	memset(&w, 0, sizeof(w));
+	w.fs = s->fs;
+	w.out = &v;
+	owalk_inode(&w, ino, &inode, ino == s->fs->super->s_journal_inum ?
+		    OWN_JOURNAL : LINUX_S_ISDIR(inode.i_mode) ? OWN_DIR :
+		    owner_special_ino(s->fs, ino) ? OWN_OTHER : OWN_FILE);
+	err = w.err;
+	if (!err && v.n) {
+		out = calloc(v.n, sizeof(*out));
+		if (!out)
+			err = ENOMEM;
+	}
+	for (k = 0; !err && k < v.n; k++) {
+		out[k].start = orun_start(&v.v[k]);
+		out[k].len = v.v[k].len;
+		out[k].cls = v.v[k].cls;
+		out[k].ino = ino;
+		out[k].lblk = v.v[k].lblk;
+		out[k].group = group_of(s->fs, out[k].start);
+	}
+	if (!err && v.n) {
+		qsort(out, v.n, sizeof(*out), run_cmp_lblk);
+		*runs = out;
+		*nruns = v.n;
+	}
+	free(v.v);
+	return err;
 }

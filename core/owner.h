@@ -77,6 +77,46 @@ errcode_t owner_class_counts(struct session *s, blk64_t first, blk64_t count,
 errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
 			   struct owner_run **runs, size_t *nruns);
 
+
+/* Additions (owner helper). */
+
+/* Per-file fragmentation gathered by the scan (files, directories and
+ * symlinks with data blocks; not the special inodes). */
+struct owner_filefrag {
+	ext2_ino_t ino;
+	__u32 extents;		/* leaf extents, or physically contiguous runs
+				   for block-mapped files */
+	blk64_t blocks;		/* data blocks */
+	blk64_t ideal;		/* ceil(blocks / 32768) */
+};
+
+struct owner_fstats {
+	blk64_t files, fragmented;
+	blk64_t total_blocks, total_extents, total_ideal;
+	blk64_t displaced;	/* see help/topics/fragmentation.txt */
+};
+
+#define OWNER_MAX_EXTENT_BLOCKS 32768
+
+/*
+ * After a complete scan: the fs-wide counters and the fragmented files
+ * (extents > ideal), unsorted, owned by the index.
+ */
+errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
+			  const struct owner_filefrag **files, size_t *n);
+
+/* Inodes the scan skipped as corrupted (bad extent tree, bad blocks). */
+unsigned long owner_bad_inodes(const struct session *s);
+
+/* The class of each letter, and the class for a key ("itable"); returns
+ * OWN_CLASS_MAX when there is none. */
+enum owner_class owner_class_from_key(const char *key);
+
+/* For each want[k], a directory that holds it (0 when none is found), from
+ * one walk of the tree (core/cmd_owner.c). */
+errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
+			     ext2_ino_t *parent, size_t n);
+
 void owner_index_free(struct owner_index *idx);
 
 #endif

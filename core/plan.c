@@ -13,6 +13,7 @@ void plan_free(struct plan *p)
 {
 	if (!p)
 		return;
+	plan_free(p->next);
 	free(p->old);
 	free(p->new);
 	free(p->old_meta);
@@ -23,7 +24,7 @@ void plan_free(struct plan *p)
 const char *plan_step_name(enum plan_step_kind k)
 {
 	static const char *const names[] = {"copy", "write-map", "allocate",
-					    "switch", "free"};
+					    "switch", "free", "zero"};
 
 	return k < STEP_KIND_MAX ? names[k] : "?";
 }
@@ -217,6 +218,9 @@ int plan_check_fp(struct session *s, const struct plan *p)
 			  "filesystem (UUID differs); refusing to apply it");
 		return 1;
 	}
+	if (p->chained && now.generation == p->fp.generation &&
+	    now.ctime == p->fp.ctime && now.map_hash == p->fp.map_hash)
+		return 0;	/* a later plan of a chain: its inode only */
 	if (now.wtime != p->fp.wtime || now.mtime != p->fp.mtime ||
 	    now.mnt_count != p->fp.mnt_count ||
 	    now.free_blocks != p->fp.free_blocks ||

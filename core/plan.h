@@ -18,6 +18,7 @@ enum plan_step_kind {
 	STEP_ALLOC,		/* mark [dst, dst+len) in use */
 	STEP_SWITCH,		/* point the inode at the new mapping */
 	STEP_FREE,		/* release [src, src+len) */
+	STEP_ZERO,		/* zero [dst, dst+len) (a grown journal) */
 	STEP_KIND_MAX
 };
 
@@ -45,9 +46,14 @@ struct plan {
 	blk64_t *old_meta;		/* tree/indirect blocks to free */
 	size_t nold_meta;
 	blk64_t new_meta;		/* mapping blocks at the run's end */
+	__u64 set_size;			/* prealloc: i_size at least this */
+	char create_name[256];		/* prealloc: create this file in
+					   directory ino, then use it */
 	struct plan_step *steps;
 	size_t nsteps;
 	struct plan_fp fp;
+	int chained;			/* fp: only the inode is checked */
+	struct plan *next;		/* evacuate: plans applied in turn */
 };
 
 void plan_free(struct plan *p);
@@ -92,6 +98,14 @@ errcode_t plan_indirect_layout(ext2_filsys fs, const struct plan_ext *old,
 			       struct plan_indirect *out);
 void plan_indirect_release(struct plan_indirect *ind);
 
+/* prealloc: unwritten extents over the holes of [0, size) of ino (or of a
+ * new file name in directory ino when name is non-NULL). */
+errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
+			      const char *name, __u64 size, blk64_t goal,
+			      struct plan **pp);
+/* Apply side of the above: creates p->create_name, sets p->ino. */
+errcode_t plan_create_file(ext2_filsys fs, struct plan *p);
+
 /* Previews a plan (text or JSON). */
 void plan_show(struct session *s, const struct plan *p);
 
@@ -101,7 +115,7 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen);
 
 /* Applies p (crash-safe order); undo_path NULL for no undo file. */
-errcode_t plan_apply(struct session *s, const struct plan *p,
+errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path);
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,

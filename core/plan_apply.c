@@ -111,6 +111,47 @@ static int cmp_grp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static errcode_t zero_run(ext2_filsys fs, blk64_t dst, blk64_t len,
+			  char *buf, blk64_t chunk)
+{
+	blk64_t n;
+	errcode_t err;
+
+	memset(buf, 0, chunk * fs->blocksize);
+	for (; len; len -= n, dst += n) {
+		n = len < chunk ? len : chunk;
+		err = io_channel_write_blk64(fs->io, dst, n, buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* A resized journal: s_maxlen (and the checksum) in the new copy of its
+ * superblock, which is logical block 0 of the new run. */
+static errcode_t patch_jsb(ext2_filsys fs, const struct plan *p, char *buf)
+{
+	blk64_t blk = p->new[0].pblk;
+	__u32 *w = (__u32 *)buf, incompat;
+	errcode_t err;
+
+	if (p->new[0].lblk != 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (err)
+		return err;
+	if (ext2fs_be32_to_cpu(w[0]) != 0xc03b3998U)
+		return EXT2_ET_BAD_MAGIC;
+	w[4] = ext2fs_cpu_to_be32(p->new_size_blocks);	/* s_maxlen */
+	incompat = ext2fs_be32_to_cpu(w[10]);
+	if (incompat & 0x18) {		/* CSUM_V2 | CSUM_V3 */
+		w[0xfc / 4] = 0;
+		w[0xfc / 4] = ext2fs_cpu_to_be32(ext2fs_crc32c_le(~0U,
+					(unsigned char *)buf, 1024));
+	}
+	return io_channel_write_blk64(fs->io, blk, 1, buf);
+}
+
 /* Commits the groups touched by the steps of one kind (ALLOC or FREE). */
 static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
 			     enum plan_step_kind kind)
@@ -148,6 +189,15 @@ static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
 	return err;
 }
 
+static blk64_t runs_len(const struct plan_ext *r, size_t n)
+{
+	blk64_t t = 0;
+
+	while (n--)
+		t += r[n].len;
+	return t;
+}
+
 static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 {
 	struct ext2_inode_large inode;
@@ -165,10 +215,16 @@ static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 		return err;
 	memcpy(inode.i_block, iblock, sizeof(iblock));
 	err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)&inode,
-				     p->nold_meta);
+				     p->nold_meta + runs_len(p->old, p->nold));
 	if (!err)
 		err = ext2fs_iblk_add_blocks(fs, (struct ext2_inode *)&inode,
-					     p->new_meta);
+				p->new_meta + runs_len(p->new, p->nnew));
+	if (!err && p->new_size_blocks)
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
+					    p->new_size_blocks * fs->blocksize);
+	if (!err && p->set_size > EXT2_I_SIZE(&inode))
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
+					    p->set_size);
 	if (!err)
 		err = ext2fs_write_inode_full(fs, p->ino,
 					      (struct ext2_inode *)&inode,
@@ -203,6 +259,8 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 		if (st->kind == STEP_COPY) {
 			err = copy_run(fs, st->src, st->dst, st->len, buf,
 				       chunk);
+		} else if (st->kind == STEP_ZERO) {
+			err = zero_run(fs, st->dst, st->len, buf, chunk);
 		} else if (st->kind == STEP_WRITE_MAP) {
 			/* mapping contents are in ascending block order */
 			if (!meta)
@@ -215,6 +273,8 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 			moff += st->len;
 		}
 	}
+	if (!err && p->new_size_blocks)
+		err = patch_jsb(fs, p, buf);
 	free(buf);
 	free(meta);
 	if (!err)
@@ -281,14 +341,18 @@ static int check_safe(struct session *s)
 	return 0;
 }
 
-errcode_t plan_apply(struct session *s, const struct plan *p,
+errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path)
 {
 	int own_undo = 0;
-	errcode_t err, e;
+	struct plan *q;
+	errcode_t err = 0, e;
 
-	if (check_safe(s) || plan_check_fp(s, p) || plan_check_sane(s, p))
+	if (check_safe(s))
 		return EXT2_ET_RO_FILSYS;
+	for (q = p; q; q = q->next)
+		if (plan_check_fp(s, q) || plan_check_sane(s, q))
+			return EXT2_ET_RO_FILSYS;
 	if (undo_path && !s->undo_file) {
 		if (unlink(undo_path) && errno != ENOENT) {
 			out_error(s->out, "apply", errno, "while removing the "
@@ -310,10 +374,17 @@ errcode_t plan_apply(struct session *s, const struct plan *p,
 		}
 		own_undo = 1;
 		if (plan_check_fp(s, p))
-			return EXT2_ET_RO_FILSYS;
+			err = EXT2_ET_RO_FILSYS;
 	}
 	fault_install(s->fs);
-	err = run_steps(s->fs, p);
+	for (q = p; q && !err; q = q->next) {
+		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
+		if (!err && q->create_name[0] && plan_used_in(s->fs,
+				q->target, q->target + q->target_len - 1))
+			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
+		if (!err)
+			err = run_steps(s->fs, q);
+	}
 	fault_remove(s->fs);
 	if (err)
 		out_error(s->out, "apply", err, "while applying the plan; the "

@@ -34,32 +34,33 @@ static errcode_t push_step(struct plan *p, size_t *cap, enum plan_step_kind k,
 }
 
 /* Lays the old runs out contiguously from target, extent-length limited. */
-static errcode_t pack_runs(struct plan *p, blk64_t target)
+static errcode_t pack_runs(struct plan *p, const struct plan_ext *src,
+			   size_t nsrc, blk64_t target)
 {
 	blk64_t cur = target, left, l, lblk, max;
 	struct plan_ext *last;
 	size_t i;
 
-	p->new = calloc(p->nold * 2 + 16, sizeof(*p->new));
+	p->new = calloc(nsrc * 2 + 16, sizeof(*p->new));
 	if (!p->new)
 		return ENOMEM;
 	p->nnew = 0;
-	for (i = 0; i < p->nold; i++) {
-		left = p->old[i].len;
-		lblk = p->old[i].lblk;
+	for (i = 0; i < nsrc; i++) {
+		left = src[i].len;
+		lblk = src[i].lblk;
 		while (left) {
-			max = p->old[i].uninit ? EXT_MAX_UNINIT : EXT_MAX_INIT;
+			max = src[i].uninit ? EXT_MAX_UNINIT : EXT_MAX_INIT;
 			last = p->nnew ? &p->new[p->nnew - 1] : NULL;
 			if (last && last->lblk + last->len == lblk &&
 			    last->pblk + last->len == cur &&
-			    last->uninit == p->old[i].uninit &&
+			    last->uninit == src[i].uninit &&
 			    (!p->extents || last->len < max)) {
 				l = p->extents ? max - last->len : left;
 				if (l > left)
 					l = left;
 				last->len += l;
 			} else {
-				if (p->nnew == p->nold * 2 + 16) {
+				if (p->nnew == nsrc * 2 + 16) {
 					struct plan_ext *n = realloc(p->new,
 						(p->nnew * 2) * sizeof(*n));
 					if (!n)
@@ -68,7 +69,7 @@ static errcode_t pack_runs(struct plan *p, blk64_t target)
 				}
 				l = p->extents && left > max ? max : left;
 				p->new[p->nnew++] = (struct plan_ext){
-					lblk, cur, l, p->old[i].uninit};
+					lblk, cur, l, src[i].uninit};
 			}
 			cur += l;
 			lblk += l;
@@ -83,15 +84,18 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 			   blk64_t **metas, size_t *nmetas)
 {
 	struct plan_indirect ind;
+	struct plan_ext whole = {0, 0, p->new_size_blocks, 0};
+	const struct plan_ext *src = p->new_size_blocks ? &whole : p->old;
+	size_t nsrc = p->new_size_blocks ? 1 : p->nold;
 	errcode_t err;
 
 	if (p->extents) {
-		err = pack_runs(p, target);
+		err = pack_runs(p, src, nsrc, target);
 		if (!err)
 			p->new_meta = plan_meta_needed(fs, 1, p->new, p->nnew);
 		return err;
 	}
-	err = plan_indirect_layout(fs, p->old, p->nold, target, &ind);
+	err = plan_indirect_layout(fs, src, nsrc, target, &ind);
 	if (err)
 		return err;
 	p->new = ind.runs;
@@ -103,6 +107,39 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 	ind.runs = NULL;
 	ind.metas = NULL;
 	plan_indirect_release(&ind);
+	return 0;
+}
+
+static int hits(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
+/* Whether [start, start+len) holds metadata evacuate could never move. */
+static int has_fixed_meta(ext2_filsys fs, blk64_t start, blk64_t len)
+{
+	blk64_t sb, old_desc, new_desc;
+	blk_t ndesc, used;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		if (hits(ext2fs_block_bitmap_loc(fs, g), 1, start, len) ||
+		    hits(ext2fs_inode_bitmap_loc(fs, g), 1, start, len) ||
+		    hits(ext2fs_inode_table_loc(fs, g),
+			 fs->inode_blocks_per_group, start, len))
+			return 1;
+		if (ext2fs_group_last_block2(fs, g) < start ||
+		    ext2fs_group_first_block2(fs, g) >= start + len)
+			continue;
+		ext2fs_super_and_bgd_loc2(fs, g, &sb, &old_desc, &new_desc,
+					  &used);
+		ndesc = fs->desc_blocks + fs->super->s_reserved_gdt_blocks;
+		if ((sb || g == 0) && hits(sb, 1, start, len))
+			return 1;
+		if (hits(old_desc, old_desc ? ndesc : 0, start, len) ||
+		    hits(new_desc, new_desc ? 1 : 0, start, len))
+			return 1;
+	}
 	return 0;
 }
 
@@ -118,6 +155,7 @@ static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 		  "free run has %llu blocks)", (unsigned long long)need,
 		  (unsigned long long)largest);
 	(void)goal;
+	step /= 8;	/* candidate windows every 1/8 group */
 	for (start = fs->super->s_first_data_block; start + need <= end;
 	     start += step) {
 		used = 0;
@@ -130,12 +168,16 @@ static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 				z = start + need;
 			used += z - u;
 		}
-		if (used < bestused) {
+		if (used < bestused && !has_fixed_meta(fs, start, need)) {
 			bestused = used;
 			best = start;
 		}
 	}
-	if (bestused != ~0ULL)
+	if (bestused == ~0ULL)
+		out_error(s->out, "plan", 0, "no range of that size is free "
+			  "of fixed metadata; the filesystem is too small or "
+			  "too full for this");
+	else
 		out_error(s->out, "plan", 0, "`evacuate %llu-%llu` would free "
 			  "such a run by moving %llu used blocks elsewhere",
 			  (unsigned long long)best,
@@ -159,13 +201,10 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 			  "supported by the layout editor yet");
 		return EXT2_ET_UNIMPLEMENTED;
 	}
-	if (new_size) {
-		out_error(s->out, kind, 0, "--size is not supported yet");
-		return EXT2_ET_UNIMPLEMENTED;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ENOMEM;
+	p->new_size_blocks = new_size;
 	snprintf(p->kind, sizeof(p->kind), "%s", kind);
 	p->ino = ino;
 	err = plan_read_map(fs, ino, &p->extents, &p->old, &p->nold,
@@ -193,6 +232,19 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 			  ino, p->nnew);
 		err = EXT2_ET_UNIMPLEMENTED;
 		goto out;
+	}
+	if (new_size) {
+		for (i = 0; i < p->nold; i++)
+			if (p->old[i].lblk != (i ? p->old[i - 1].lblk +
+					       p->old[i - 1].len : 0))
+				break;
+		if (i < p->nold) {
+			out_error(s->out, kind, 0, "inode %u has holes; only "
+				  "a journal can be resized", ino);
+			err = EXT2_ET_INVALID_ARGUMENT;
+			goto out;
+		}
+		data = new_size;
 	}
 	p->target_len = data + p->new_meta;
 	err = plan_find_free(fs, goal, p->target_len, &target, &largest);
@@ -226,6 +278,18 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 						n->pblk + lo - n->lblk,
 						hi - lo);
 		}
+	}
+	for (i = 0; p->new_size_blocks && i < p->nnew && !err; i++) {
+		const struct plan_ext *n = &p->new[i];
+		blk64_t olddata = 0, lo, j;
+
+		for (j = 0; j < p->nold; j++)
+			olddata += p->old[j].len;
+		lo = n->lblk > olddata ? n->lblk : olddata;
+		if (lo < n->lblk + n->len)
+			err = push_step(p, &cap, STEP_ZERO, 0,
+					n->pblk + lo - n->lblk,
+					n->lblk + n->len - lo);
 	}
 	if (p->extents && p->new_meta && !err)
 		err = push_step(p, &cap, STEP_WRITE_MAP, target + data,

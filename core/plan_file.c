@@ -10,23 +10,26 @@
 
 #define PLAN_MAGIC "e2layout-plan 1"
 
-errcode_t plan_save(const struct plan *p, const char *path)
+static void save_one(FILE *f, const struct plan *p)
 {
-	FILE *f = fopen(path, "w");
 	size_t i;
 
-	if (!f)
-		return errno;
-	fprintf(f, "%s\nkind %s\nino %u\nextents %d\ntarget %llu %llu\n"
-		"new_meta %llu\n", PLAN_MAGIC, p->kind, p->ino, p->extents,
+	fprintf(f, "kind %s\nino %u\nextents %d\ntarget %llu %llu\n"
+		"new_meta %llu\nnew_size %llu\nchained %d\n", p->kind,
+		p->ino, p->extents,
 		(unsigned long long)p->target,
 		(unsigned long long)p->target_len,
-		(unsigned long long)p->new_meta);
+		(unsigned long long)p->new_meta,
+		(unsigned long long)p->new_size_blocks, p->chained);
 	fprintf(f, "fp %u %u %u %u %u %llu %llu %u %s\n", p->fp.wtime,
 		p->fp.mtime, p->fp.mnt_count, p->fp.generation, p->fp.ctime,
 		(unsigned long long)p->fp.free_blocks,
 		(unsigned long long)p->fp.free_inodes, p->fp.map_hash,
 		p->fp.uuid);
+	if (p->set_size)
+		fprintf(f, "set_size %llu\n", (unsigned long long)p->set_size);
+	if (p->create_name[0])
+		fprintf(f, "create %s\n", p->create_name);
 	for (i = 0; i < p->nold; i++)
 		fprintf(f, "old %llu %llu %llu %d\n",
 			(unsigned long long)p->old[i].lblk,
@@ -45,7 +48,19 @@ errcode_t plan_save(const struct plan *p, const char *path)
 			(unsigned long long)p->steps[i].src,
 			(unsigned long long)p->steps[i].dst,
 			(unsigned long long)p->steps[i].len);
-	fprintf(f, "end\n");
+}
+
+errcode_t plan_save(const struct plan *p, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return errno;
+	fprintf(f, "%s\n", PLAN_MAGIC);
+	for (; p; p = p->next) {
+		save_one(f, p);
+		fprintf(f, "%s\n", p->next ? "next" : "end");
+	}
 	if (fclose(f))
 		return errno;
 	return 0;
@@ -79,6 +94,22 @@ static int parse_line(struct plan *p, const char *line)
 	if (sscanf(line, "target %llu %llu", &a, &b) == 2) {
 		p->target = a;
 		p->target_len = b;
+		return 0;
+	}
+	if (sscanf(line, "chained %d", &p->chained) == 1)
+		return 0;
+	if (sscanf(line, "set_size %llu", &a) == 1) {
+		p->set_size = a;
+		return 0;
+	}
+	if (!strncmp(line, "create ", 7) && line[7] &&
+	    strlen(line + 7) < sizeof(p->create_name) &&
+	    !strchr(line + 7, '/')) {
+		strcpy(p->create_name, line + 7);
+		return 0;
+	}
+	if (sscanf(line, "new_size %llu", &a) == 1) {
+		p->new_size_blocks = a;
 		return 0;
 	}
 	if (sscanf(line, "new_meta %llu", &a) == 1) {
@@ -126,7 +157,7 @@ static int parse_line(struct plan *p, const char *line)
 errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen)
 {
-	struct plan *p;
+	struct plan *p, *first, *bad = NULL;
 	char line[512];
 	FILE *f;
 	int lineno = 0, ended = 0;
@@ -137,7 +168,7 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		snprintf(why, whylen, "%s", strerror(errno));
 		return errno;
 	}
-	p = calloc(1, sizeof(*p));
+	first = p = calloc(1, sizeof(*p));
 	if (!p) {
 		fclose(f);
 		return ENOMEM;
@@ -154,17 +185,41 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 			ended = 1;
 			break;
 		}
+		if (!strcmp(line, "next")) {
+			p->next = calloc(1, sizeof(*p));
+			if (!p->next)
+				break;
+			p = p->next;
+			continue;
+		}
 		if (parse_line(p, line))
 			break;
 	}
 	fclose(f);
-	if (!ended || !p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0]) {
+	for (p = first; p; p = p->next)
+		if (!p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0])
+			bad = p;
+	if (!ended || bad) {
 		snprintf(why, whylen, "not an e2layout plan, or damaged near "
 			 "line %d", lineno);
-		plan_free(p);
+		plan_free(first);
 		return EXT2_ET_INVALID_ARGUMENT;
 	}
+	p = first;
 	*pp = p;
+	return 0;
+}
+
+/* Whether run r lies within one of p's old runs, at the same offsets. */
+static int in_old(const struct plan *p, const struct plan_ext *r)
+{
+	size_t i;
+
+	for (i = 0; i < p->nold; i++)
+		if (r->pblk >= p->old[i].pblk &&
+		    r->pblk + r->len <= p->old[i].pblk + p->old[i].len &&
+		    r->lblk - p->old[i].lblk == r->pblk - p->old[i].pblk)
+			return 1;
 	return 0;
 }
 
@@ -178,8 +233,11 @@ int plan_check_sane(struct session *s, const struct plan *p)
 		goto bad;
 	for (i = 0; i < p->nnew; i++) {
 		if (p->new[i].pblk < p->target || p->new[i].pblk +
-		    p->new[i].len > p->target + p->target_len)
-			goto bad;
+		    p->new[i].len > p->target + p->target_len) {
+			if (!in_old(p, &p->new[i]))
+				goto bad;
+			continue;	/* prealloc keeps the old extents */
+		}
 		data += p->new[i].len;
 	}
 	if (data + p->new_meta != p->target_len)

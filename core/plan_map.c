@@ -208,7 +208,12 @@ errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 	} else {
 		struct plan_indirect ind;
 
-		err = plan_indirect_layout(fs, p->old, p->nold, p->target,
+		struct plan_ext whole = {0, 0, p->new_size_blocks, 0};
+
+		/* the same source as plan_build_move laid out */
+		err = p->new_size_blocks ?
+		      plan_indirect_layout(fs, &whole, 1, p->target, &ind) :
+		      plan_indirect_layout(fs, p->old, p->nold, p->target,
 					   &ind);
 		if (!err && ind.nmeta != p->new_meta)
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;

@@ -61,7 +61,8 @@ void plan_show(struct session *s, const struct plan *p)
 		if (p->steps[i].kind == STEP_COPY) {
 			rd += p->steps[i].len;
 			wr += p->steps[i].len;
-		} else if (p->steps[i].kind == STEP_WRITE_MAP) {
+		} else if (p->steps[i].kind == STEP_WRITE_MAP ||
+			   p->steps[i].kind == STEP_ZERO) {
 			wr += p->steps[i].len;
 		}
 	}
@@ -117,8 +118,10 @@ void plan_show(struct session *s, const struct plan *p)
 	}
 	out_printf(s->out, "Plan: %s of inode %u (%s-mapped)\n", p->kind,
 		   p->ino, p->extents ? "extent" : "block");
-	out_printf(s->out, "  extents: %zu before, %zu after; mapping blocks: "
-		   "%zu before, %llu after\n", p->nold, p->nnew, p->nold_meta,
+	out_printf(s->out, "  %s: %zu before, %zu after; mapping blocks: "
+		   "%zu before, %llu after\n", p->extents ? "extents" :
+		   "data runs (split by indirect blocks)", p->nold, p->nnew,
+		   p->nold_meta,
 		   (unsigned long long)p->new_meta);
 	out_printf(s->out, "  new run: blocks %llu-%llu (%llu blocks); free "
 		   "space needed: %llu blocks\n", (unsigned long long)p->target,
@@ -142,6 +145,7 @@ void plan_show(struct session *s, const struct plan *p)
 			break;
 		case STEP_WRITE_MAP:
 		case STEP_ALLOC:
+		case STEP_ZERO:
 			out_printf(s->out, "%llu-%llu (%llu blocks)\n", b,
 				   b + l - 1, l);
 			break;

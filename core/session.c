@@ -151,22 +151,20 @@ errcode_t session_close(struct session *s)
 		return 0;
 	session_invalidate(s);
 	/* as debugfs: dirty bitmaps are written (or refused, read-only) */
-	{
-		if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
-			e = ext2fs_write_inode_bitmap(s->fs);
-			if (e) {
-				out_error(s->out, "ext2fs_write_inode_bitmap",
-					  e, NULL);
-				err = e;
-			}
+	if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
+		e = ext2fs_write_inode_bitmap(s->fs);
+		if (e) {
+			out_error(s->out, "ext2fs_write_inode_bitmap",
+				  e, NULL);
+			err = e;
 		}
-		if (s->fs->flags & EXT2_FLAG_BB_DIRTY) {
-			e = ext2fs_write_block_bitmap(s->fs);
-			if (e) {
-				out_error(s->out, "ext2fs_write_block_bitmap",
-					  e, NULL);
-				err = e;
-			}
+	}
+	if (s->fs->flags & EXT2_FLAG_BB_DIRTY) {
+		e = ext2fs_write_block_bitmap(s->fs);
+		if (e) {
+			out_error(s->out, "ext2fs_write_block_bitmap",
+				  e, NULL);
+			err = e;
 		}
 	}
 	e = ext2fs_close_free(&s->fs);

@@ -207,6 +207,15 @@ void json_quote(struct strbuf *sb, const char *val)
 
 	strbuf_add(sb, "\"", 1);
 	for (; *p; p++) {
+		const unsigned char *run = p;
+
+		/* Plain characters go in as one run (keeps big outputs fast). */
+		while (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			strbuf_add(sb, (const char *)run, p - run);
+		if (!*p)
+			break;
 		switch (*p) {
 		case '"':
 			strbuf_add(sb, "\\\"", 2);
@@ -297,16 +306,38 @@ void json_str(struct sink *sk, const char *key, const char *val)
 		strbuf_add(&sk->result, "null", 4);
 }
 
+/* A number member without printf, comma included in the same append:
+ * numbers are most of a big JSON result. */
+static void json_num(struct sink *sk, const char *key, uint64_t val, int neg)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	if (sk->mode != SINK_JSON)
+		return;
+	do {
+		*--p = '0' + val % 10;
+		val /= 10;
+	} while (val);
+	if (neg)
+		*--p = '-';
+	if (key) {
+		json_member(sk, key);
+	} else {
+		if (sk->need_comma[sk->depth])
+			*--p = ',';
+		sk->need_comma[sk->depth] = 1;
+	}
+	strbuf_add(&sk->result, p, buf + sizeof(buf) - p);
+}
+
 void json_u64(struct sink *sk, const char *key, uint64_t val)
 {
-	if (json_member(sk, key))
-		strbuf_printf(&sk->result, "%llu", (unsigned long long)val);
+	json_num(sk, key, val, 0);
 }
 
 void json_i64(struct sink *sk, const char *key, int64_t val)
 {
-	if (json_member(sk, key))
-		strbuf_printf(&sk->result, "%lld", (long long)val);
+	json_num(sk, key, val < 0 ? -(uint64_t)val : (uint64_t)val, val < 0);
 }
 
 void json_double(struct sink *sk, const char *key, double val)
@@ -329,10 +360,11 @@ void json_null(struct sink *sk, const char *key)
 
 void sink_command_begin(struct sink *sk, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	if (sk->mode != SINK_JSON)
 		return;
+	sk->streamed = 0;
+	sk->argc = argc;
+	sk->argv = argv;
 	strbuf_reset(&sk->text);
 	strbuf_reset(&sk->result);
 	strbuf_reset(&sk->errors);
@@ -341,43 +373,87 @@ void sink_command_begin(struct sink *sk, int argc, char **argv)
 	sk->in_command = 1;
 }
 
+/* {"command":..,"args":[..] */
+static void doc_head(struct strbuf *doc, int argc, char **argv)
+{
+	int i;
+
+	strbuf_add(doc, "{\"command\":", 11);
+	json_quote(doc, argc > 0 ? argv[0] : "");
+	strbuf_add(doc, ",\"args\":[", 9);
+	for (i = 1; i < argc; i++) {
+		if (i > 1)
+			strbuf_add(doc, ",", 1);
+		json_quote(doc, argv[i]);
+	}
+	strbuf_add(doc, "]", 1);
+}
+
+/* ,"text":..,"errors":[..]}\n */
+static void doc_tail(struct sink *sk, struct strbuf *doc)
+{
+	strbuf_add(doc, ",\"text\":", 8);
+	if (sk->text.len)
+		json_quote(doc, sk->text.buf);
+	else
+		strbuf_add(doc, "null", 4);
+	strbuf_add(doc, ",\"errors\":[", 11);
+	if (sk->errors.len)
+		strbuf_add(doc, sk->errors.buf, sk->errors.len);
+	strbuf_add(doc, "]}\n", 3);
+}
+
+#define JSON_FLUSH_AT 65536
+
+void json_flush(struct sink *sk)
+{
+	struct strbuf head = {0};
+
+	if (sk->mode != SINK_JSON || !sk->in_command ||
+	    sk->result.len < JSON_FLUSH_AT)
+		return;
+	if (!sk->streamed) {
+		doc_head(&head, sk->argc, sk->argv);
+		strbuf_add(&head, ",\"result\":{", 11);
+		sk->write(sk->ctx, SINK_OUT, head.buf, head.len);
+		strbuf_free(&head);
+		sk->streamed = 1;
+	}
+	sk->write(sk->ctx, SINK_OUT, sk->result.buf, sk->result.len);
+	strbuf_reset(&sk->result);
+}
+
 /*
  * Emits {"command":..,"args":[..],"status":N,"result":{..}|null,
- * "text":".."|null,"errors":[..]} on one line.
+ * "text":".."|null,"errors":[..]} on one line (after json_flush: the same
+ * members with "status" after "result").
  */
 void sink_command_end(struct sink *sk, int status, int argc, char **argv)
 {
 	struct strbuf doc = {0};
-	int i;
 
 	if (sk->mode != SINK_JSON)
 		return;
 	sk->in_command = 0;
-	strbuf_add(&doc, "{\"command\":", 11);
-	json_quote(&doc, argc > 0 ? argv[0] : "");
-	strbuf_add(&doc, ",\"args\":[", 9);
-	for (i = 1; i < argc; i++) {
-		if (i > 1)
-			strbuf_add(&doc, ",", 1);
-		json_quote(&doc, argv[i]);
-	}
-	strbuf_printf(&doc, "],\"status\":%d,\"result\":", status);
-	if (sk->result.len) {
-		strbuf_add(&doc, "{", 1);
-		strbuf_add(&doc, sk->result.buf, sk->result.len);
-		strbuf_add(&doc, "}", 1);
+	if (sk->streamed) {
+		strbuf_add(&doc, sk->result.buf ? sk->result.buf : "",
+			   sk->result.len);
+		strbuf_printf(&doc, "},\"status\":%d", status);
+		doc_tail(sk, &doc);
+		strbuf_reset(&sk->result);
+		sk->streamed = 0;
 	} else {
-		strbuf_add(&doc, "null", 4);
+		doc_head(&doc, argc, argv);
+		strbuf_printf(&doc, ",\"status\":%d,\"result\":", status);
+		if (sk->result.len) {
+			strbuf_add(&doc, "{", 1);
+			strbuf_add(&doc, sk->result.buf, sk->result.len);
+			strbuf_add(&doc, "}", 1);
+		} else {
+			strbuf_add(&doc, "null", 4);
+		}
+		doc_tail(sk, &doc);
 	}
-	strbuf_add(&doc, ",\"text\":", 8);
-	if (sk->text.len)
-		json_quote(&doc, sk->text.buf);
-	else
-		strbuf_add(&doc, "null", 4);
-	strbuf_add(&doc, ",\"errors\":[", 11);
-	if (sk->errors.len)
-		strbuf_add(&doc, sk->errors.buf, sk->errors.len);
-	strbuf_add(&doc, "]}\n", 3);
 	sk->write(sk->ctx, SINK_OUT, doc.buf, doc.len);
 	strbuf_free(&doc);
 }

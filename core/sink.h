@@ -45,6 +45,9 @@ struct sink {
 
 	/* JSON-mode state for the command in progress. */
 	int in_command;
+	int streamed;		/* json_flush() has written the head */
+	int argc;		/* the command in progress (for json_flush) */
+	char **argv;
 	struct strbuf text;	/* text printed by the command */
 	struct strbuf result;	/* JSON members of "result" */
 	struct strbuf errors;	/* JSON array items of "errors" */
@@ -108,6 +111,14 @@ void json_i64(struct sink *sk, const char *key, int64_t val);
 void json_double(struct sink *sk, const char *key, double val);
 void json_bool(struct sink *sk, const char *key, int val);
 void json_null(struct sink *sk, const char *key);
+
+/*
+ * Lets a command with a very large result write it out as it goes: when
+ * enough JSON has gathered, the document's head and the result so far are
+ * written, and "status", "text" and "errors" follow the result at the end
+ * (same members, same single line).  Call it between array elements.
+ */
+void json_flush(struct sink *sk);
 
 /* Appends val to sb as a JSON string literal, quotes included. */
 void json_quote(struct strbuf *sb, const char *val);

@@ -1,0 +1,142 @@
+/* frag.c - fragmentation (see frag.h): free extents from the block bitmap
+ * with range searches, and per-file extent counts from the owner scan. */
+#include "frag.h"
+#include "owner_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void hist_add(struct frag_hist *h, blk64_t len)
+{
+	int b = 0;
+
+	while (b < FRAG_BUCKETS - 1 && (len >> (b + 1)))
+		b++;
+	h->count[b]++;
+	h->blocks[b] += len;
+	h->free_blocks += len;
+	h->free_extents++;
+	if (len > h->max_extent)
+		h->max_extent = len;
+	if (!h->min_extent || len < h->min_extent)
+		h->min_extent = len;
+}
+
+errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
+			 struct frag_hist *h)
+{
+	ext2fs_block_bitmap bm;
+	blk64_t a, end, z;
+	errcode_t err;
+
+	memset(h, 0, sizeof(*h));
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (first > last || last >= s->fs->group_desc_count)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = session_need(s, NEED_BLOCK_BITMAP);
+	if (err)
+		return err;
+	bm = s->fs->block_map;
+	a = ext2fs_group_first_block2(s->fs, first);
+	end = ext2fs_group_last_block2(s->fs, last) + 1;
+	while (a < end) {
+		/* Cluster bitmaps answer in whole clusters: clamp to a. */
+		if (ext2fs_find_first_zero_block_bitmap2(bm, a, end - 1, &z))
+			break;
+		a = z > a ? z : a;
+		if (ext2fs_find_first_set_block_bitmap2(bm, a, end - 1, &z))
+			z = end;
+		if (z <= a)
+			z = a + 1;
+		hist_add(h, z - a);
+		a = z;
+	}
+	return 0;
+}
+
+/* Worst first: most extents beyond the ideal, then the largest. */
+static int worst_cmp(const void *x, const void *y)
+{
+	const struct frag_file *a = x, *b = y;
+	blk64_t ea = a->extents - a->ideal, eb = b->extents - b->ideal;
+
+	if (ea != eb)
+		return ea > eb ? -1 : 1;
+	if (a->blocks != b->blocks)
+		return a->blocks > b->blocks ? -1 : 1;
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f)
+{
+	const struct owner_fstats *st;
+	const struct owner_filefrag *list;
+	size_t n, i;
+	errcode_t err;
+
+	memset(f, 0, sizeof(*f));
+	err = owner_frag_data(s, &st, &list, &n);
+	if (err)
+		return err;
+	f->files = st->files;
+	f->fragmented_files = st->fragmented;
+	f->total_blocks = st->total_blocks;
+	f->total_extents = st->total_extents;
+	f->total_ideal = st->total_ideal;
+	f->score = st->total_blocks ?
+		   100.0 * st->displaced / st->total_blocks : 0;
+	if (!n || !top)
+		return 0;
+	f->worst = calloc(n, sizeof(*f->worst));
+	if (!f->worst)
+		return ENOMEM;
+	for (i = 0; i < n; i++) {
+		f->worst[i].ino = list[i].ino;
+		f->worst[i].blocks = list[i].blocks;
+		f->worst[i].extents = list[i].extents;
+		f->worst[i].ideal = list[i].ideal;
+	}
+	qsort(f->worst, n, sizeof(*f->worst), worst_cmp);
+	f->nworst = n < top ? n : top;
+	return 0;
+}
+
+void frag_files_release(struct frag_files *f)
+{
+	free(f->worst);
+	f->worst = NULL;
+	f->nworst = 0;
+}
+
+errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
+			struct frag_file *ff)
+{
+	struct orun_vec v = {0};
+	struct ext2_inode inode;
+	struct owalk w;
+	errcode_t err;
+
+	memset(ff, 0, sizeof(*ff));
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!ino || ino > s->fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_read_inode(s->fs, ino, &inode);
+	if (err)
+		return err;
+	memset(&w, 0, sizeof(w));
+	w.fs = s->fs;
+	w.out = &v;
+	owalk_inode(&w, ino, &inode, OWN_FILE);
+	free(v.v);
+	if (w.err)
+		return w.err;
+	ff->ino = ino;
+	ff->blocks = w.data_blocks;
+	ff->extents = w.extents;
+	ff->ideal = (w.data_blocks + OWNER_MAX_EXTENT_BLOCKS - 1) /
+		    OWNER_MAX_EXTENT_BLOCKS;
+	return 0;
+}

@@ -1,0 +1,206 @@
+/* tui_int.h - what the full-screen front end's files share: the state of one
+ * running inspector, the view and key tables, the theme roles and the map
+ * widget.  Not an API outside tui/. */
+#ifndef E2L_TUI_INT_H
+#define E2L_TUI_INT_H
+
+#include <curses.h>
+
+#include "tui.h"
+#include "../core/owner.h"
+#include "../core/sink.h"
+
+#define TUI_MIN_COLS	64
+#define TUI_MIN_ROWS	16
+#define TUI_NVIEWS	7
+
+/* Colour roles (tui/theme.c maps them to colours and attributes). */
+enum tui_role {
+	R_NORMAL, R_TITLE, R_TAB, R_TAB_ACTIVE, R_STATUS, R_MSG, R_ERROR,
+	R_SELECT, R_HILITE, R_DIM, R_HEAD, R_BAR, R_BAR_EMPTY,
+	R_CLASS0,			/* + enum owner_class */
+	R_MAX = R_CLASS0 + OWN_CLASS_MAX
+};
+
+/* Actions a key can name (tui/keys.c). */
+enum tui_action {
+	ACT_NONE, ACT_QUIT, ACT_HELP, ACT_SEARCH, ACT_PROMPT, ACT_NEXT_VIEW, ACT_PREV_VIEW,
+	ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4, ACT_VIEW5, ACT_VIEW6, ACT_VIEW7,
+	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
+	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
+	ACT_RESCAN, ACT_SHOW_MAP,
+	/* view-specific */
+	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
+	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
+	ACT_MAX
+};
+
+struct tui_key {
+	int key;		/* curses key code or character */
+	const char *label;	/* as shown in help: "Tab", "q" */
+	enum tui_action action;
+	const char *help;
+};
+
+struct tui;
+
+struct tui_view {
+	const char *name;	/* "map": also the E2L notation <view:map> */
+	const char *title;	/* on the tab bar */
+	void (*init)(struct tui *t);
+	void (*draw)(struct tui *t, int y, int x, int h, int w);
+	/* Returns 1 when the view used the action. */
+	int (*key)(struct tui *t, enum tui_action a, int ch);
+	void (*fini)(struct tui *t);
+	const struct tui_key *keys;	/* the view's own keys, {0} ended */
+};
+
+extern const struct tui_view view_overview, view_map, view_flex,
+	view_journal, view_frag, view_files, view_console;
+
+/* A block range to highlight on the maps. */
+struct tui_range {
+	blk64_t start, len;
+};
+
+/* Where a map was last drawn, for mouse hits and the cursor. */
+struct tui_maparea {
+	int used;
+	int y, x, rows, cols;		/* cell area on screen */
+	blk64_t first, end;		/* range shown, end exclusive */
+	blk64_t row_blocks, bpc;	/* blocks per row and per cell */
+	blk64_t top_row;
+};
+
+struct tui_prompt;
+struct tui_names;
+
+struct tui {
+	struct session *s;
+	ext2_filsys fs;
+	int rows, cols;
+	int view;
+	int quit;
+	int help;		/* the help screen is up; its scroll offset */
+	int help_top;
+	/* The background owner scan. */
+	int scanning, scan_cancelled;
+	errcode_t scan_err;
+	unsigned gen;		/* bumped when what the maps show changes */
+	/* The map cursor, shared by every view that draws a map. */
+	blk64_t cur;
+	/* Jump stack for "back". */
+	struct { int view; blk64_t cur; } jumps[32];
+	int njumps;
+	/* Highlighted ranges and what they are. */
+	struct tui_range *hl;
+	size_t nhl;
+	char hl_what[80];
+	/* The status line (the cursor cell, set by whoever draws it). */
+	char status[512];
+	int mouse_y, mouse_x;	/* the last click, for views */
+	/* The message line. */
+	char msg[512];
+	int msg_err;
+	/* The prompt (':' or '/'), NULL when closed. */
+	struct tui_prompt *prompt, *prompt_obj;
+	int prompt_kind;
+	struct sink sink;	/* every request's output: the console */
+	/* Display capabilities. */
+	int color, utf8, theme;
+	/* Scripted keys still to play. */
+	const char *keys;
+	/* The last map drawn in the view area, for mouse clicks. */
+	struct tui_maparea area;
+	/* Console scrollback (tui/view_console.c). */
+	char **lines;
+	size_t nlines, lines_cap;
+	struct strbuf partial;
+	int lines_top;		/* lines scrolled back from the end */
+	struct tui_names *names;	/* inode -> parent (names.c) */
+};
+
+/* app.c */
+void tui_message(struct tui *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tui_goto_view(struct tui *t, int view);
+/* Moves the cursor to blk, remembering where it was for jump-back. */
+void tui_jump(struct tui *t, int view, blk64_t blk);
+void tui_set_highlight(struct tui *t, const struct tui_range *r, size_t n,
+		       const char *what);
+/* Runs a request through the dispatcher into the console scrollback. */
+void tui_run_request(struct tui *t, const char *line);
+/* Searches "12", "<12>", "b123", "/path": 0 on success. */
+int tui_search(struct tui *t, const char *what);
+
+/* view_map.c: shows blk at one block per cell. */
+void view_map_zoom_block(struct tui *t, blk64_t blk);
+
+/* keys.c */
+extern const struct tui_key tui_global_keys[];
+enum tui_action tui_key_action(const struct tui *t, int ch);
+/* Next key of a scripted sequence at *p (advanced); ERR at the end.
+ * Sets *rw,*rh for <resize:WxH> and returns KEY_RESIZE. */
+int tui_script_next(const char **p, int *rw, int *rh);
+/* The help screen's lines (key table as text), one per call; NULL ends. */
+void tui_help_text(const struct tui *t, struct strbuf *sb);
+void tui_help_draw(struct tui *t);
+
+/* theme.c */
+void theme_init(struct tui *t);
+void theme_next(struct tui *t);
+const char *theme_name(const struct tui *t);
+attr_t theme_attr(const struct tui *t, int role);
+/* The glyph of a map cell: class, share of used blocks 0..1. */
+const char *theme_cell_glyph(const struct tui *t, enum owner_class cls,
+			     double used, int empty);
+const char *theme_glyph(const struct tui *t, const char *utf8,
+			const char *ascii);
+
+/* mapw.c - the map widget. */
+struct map_layout {
+	blk64_t first, end;	/* range shown */
+	blk64_t row_blocks;	/* blocks per row */
+	blk64_t bpc;		/* blocks per cell */
+	int label;		/* 'g' group, 'f' flex, 'b' block number */
+	int cursor;		/* draw the cursor cell */
+	blk64_t top_row;	/* first row shown */
+};
+/* Fits the whole device into h rows of w cells. */
+void mapw_fit(struct tui *t, struct map_layout *m, int w, int h);
+void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
+	       int w);
+/* Lines the legend needs at width w; draws it at (y, x). */
+int mapw_legend(struct tui *t, int y, int x, int w, int draw);
+/* The cell of the last drawn map at screen (y, x): 0 and *blk on a hit. */
+int mapw_hit(struct tui *t, int y, int x, blk64_t *blk);
+/* The status-line description of the cell holding blk in a map of bpc. */
+void mapw_describe(struct tui *t, blk64_t first, blk64_t count, char *buf,
+		   size_t len);
+int mapw_highlighted(const struct tui *t, blk64_t first, blk64_t count);
+/* names.c: the path of an inode (first link), or "" when not found. */
+void tui_inode_path(struct tui *t, ext2_ino_t ino, char *buf, size_t len);
+void names_free(struct tui *t);
+
+/* prompt.c - a line editor with history and completion. */
+struct tui_prompt *prompt_new(void);
+void prompt_free(struct tui_prompt *p);
+void prompt_reset(struct tui_prompt *p);
+/* Feeds a key: 1 Enter (the line is ready), -1 cancelled, 0 editing. */
+int prompt_key(struct tui *t, struct tui_prompt *p, int ch);
+const char *prompt_line(const struct tui_prompt *p);
+void prompt_draw(struct tui *t, struct tui_prompt *p, int y, int x, int w,
+		 const char *label);
+void prompt_history_add(struct tui_prompt *p, const char *line);
+
+/* view_console.c */
+void console_append(struct tui *t, const char *buf, size_t len);
+void console_free(struct tui *t);
+
+/* Drawing helpers (app.c). */
+void tui_fill(struct tui *t, int y, int x, int w, int role);
+void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
+	      ...) __attribute__((format(printf, 6, 7)));
+void tui_bar(struct tui *t, int y, int x, int w, double frac);
+
+#endif

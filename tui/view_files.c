@@ -1,0 +1,315 @@
+/* view_files.c - view 6, an ncdu-like browser of the filesystem's tree:
+ * entries by size (or name), Enter into a directory, Backspace to its
+ * parent; beside the list the selected inode's stat and its extent tree
+ * with index nodes, and its blocks highlighted on a whole-device map. */
+#include "tui_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/dfs_util.h"
+
+struct entry {
+	char name[EXT2_NAME_LEN + 1];
+	ext2_ino_t ino;
+	struct ext2_inode inode;
+	int isdir;
+};
+
+static struct {
+	ext2_ino_t dir;
+	char path[1024];
+	struct entry *e;
+	size_t n, cap;
+	errcode_t err;
+	long sel, top;
+	int by_name;
+	int list_y, list_h;
+	ext2_ino_t hl_ino;
+} st;
+
+static const struct tui_key files_keys[] = {
+	{'\n', "Enter Right", ACT_ENTER, "open the directory"},
+	{KEY_RIGHT, NULL, ACT_ENTER, NULL},
+	{KEY_LEFT, "Left", ACT_BACK, "parent directory (also Backspace)"},
+	{'o', "o", ACT_SORT, "sort by size / by name"},
+	{0, NULL, ACT_NONE, NULL},
+};
+
+static int dir_cb(struct ext2_dir_entry *de, int offset, int blocksize,
+		  char *buf, void *priv)
+{
+	struct tui *t = priv;
+	int len = ext2fs_dirent_name_len(de);
+	struct entry *ne;
+
+	(void)offset;
+	(void)blocksize;
+	(void)buf;
+	if (len == 1 && de->name[0] == '.')
+		return 0;
+	if (st.n == st.cap) {
+		st.cap = st.cap ? st.cap * 2 : 64;
+		ne = realloc(st.e, st.cap * sizeof(*st.e));
+		if (!ne)
+			return DIRENT_ABORT;
+		st.e = ne;
+	}
+	ne = &st.e[st.n];
+	memset(ne, 0, sizeof(*ne));
+	memcpy(ne->name, de->name, len);
+	ne->ino = de->inode;
+	if (ext2fs_read_inode(t->fs, de->inode, &ne->inode))
+		memset(&ne->inode, 0, sizeof(ne->inode));
+	ne->isdir = LINUX_S_ISDIR(ne->inode.i_mode);
+	st.n++;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	blk64_t bx, by;
+
+	if (!strcmp(x->name, ".."))
+		return -1;
+	if (!strcmp(y->name, ".."))
+		return 1;
+	if (!st.by_name) {
+		bx = x->inode.i_blocks;
+		by = y->inode.i_blocks;
+		if (bx != by)
+			return bx < by ? 1 : -1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+static void load_dir(struct tui *t, ext2_ino_t dir)
+{
+	char *name = NULL;
+
+	st.n = 0;
+	st.sel = st.top = 0;
+	st.dir = dir;
+	st.err = ext2fs_dir_iterate(t->fs, dir, 0, NULL, dir_cb, t);
+	if (!ext2fs_get_pathname(t->fs, dir, 0, &name) && name)
+		snprintf(st.path, sizeof(st.path), "%s", name);
+	ext2fs_free_mem(&name);
+	if (st.n)
+		qsort(st.e, st.n, sizeof(*st.e), cmp_entry);
+}
+
+static void files_init(struct tui *t)
+{
+	memset(&st, 0, sizeof(st));
+	(void)t;	/* the directory is read when the view is first shown */
+}
+
+static void files_fini(struct tui *t)
+{
+	(void)t;
+	free(st.e);
+	memset(&st, 0, sizeof(st));
+}
+
+static void highlight(struct tui *t, ext2_ino_t ino)
+{
+	struct owner_run *runs = NULL;
+	struct tui_range *r;
+	char what[64];
+	size_t n = 0, i;
+
+	if (ino == st.hl_ino && !strncmp(t->hl_what, "blocks of", 9))
+		return;
+	st.hl_ino = ino;
+	if (owner_inode_runs(t->s, ino, &runs, &n))
+		return;
+	r = calloc(n ? n : 1, sizeof(*r));
+	for (i = 0; r && i < n; i++) {
+		r[i].start = runs[i].start;
+		r[i].len = runs[i].len;
+	}
+	snprintf(what, sizeof(what), "blocks of <%u>", ino);
+	tui_set_highlight(t, r, r ? n : 0, what);
+	if (n)
+		t->cur = runs[0].start;
+	free(r);
+	free(runs);
+}
+
+static int draw_extents(struct tui *t, ext2_ino_t ino, int y, int x, int h,
+			int w)
+{
+	struct ext2fs_extent ex;
+	ext2_extent_handle_t hd;
+	struct ext2_extent_info info;
+	int row = y, op = EXT2_EXTENT_ROOT;
+
+	if (ext2fs_extent_open(t->fs, ino, &hd))
+		return 0;
+	while (row < y + h && !ext2fs_extent_get(hd, op, &ex)) {
+		op = EXT2_EXTENT_NEXT;
+		if (ext2fs_extent_get_info(hd, &info))
+			break;
+		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
+			tui_text(t, row++, x, w, R_HEAD, "%*sindex L%d: "
+				 "logical %llu+ -> node block %llu",
+				 2 * info.curr_level, "", info.curr_level,
+				 (unsigned long long)ex.e_lblk,
+				 (unsigned long long)ex.e_pblk);
+		} else if (!(ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)) {
+			tui_text(t, row++, x, w, R_NORMAL, "%*s%llu-%llu -> "
+				 "%llu-%llu (%u)%s", 2 * info.curr_level, "",
+				 (unsigned long long)ex.e_lblk,
+				 (unsigned long long)(ex.e_lblk + ex.e_len - 1),
+				 (unsigned long long)ex.e_pblk,
+				 (unsigned long long)(ex.e_pblk + ex.e_len - 1),
+				 ex.e_len, (ex.e_flags &
+				 EXT2_EXTENT_FLAGS_UNINIT) ? " uninit" : "");
+		}
+	}
+	ext2fs_extent_free(hd);
+	return row - y;
+}
+
+static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
+		      int h, int w)
+{
+	const struct ext2_inode *in = &e->inode;
+	int row = y;
+
+	if (!strcmp(e->name, ".."))
+		tui_text(t, row++, x, w, R_HEAD, "<%u> (the parent directory)",
+			 e->ino);
+	else
+		tui_text(t, row++, x, w, R_HEAD, "<%u> %s%s%s", e->ino,
+			 st.path, strcmp(st.path, "/") ? "/" : "", e->name);
+	tui_text(t, row++, x, w, R_NORMAL, "mode %06o  links %u  uid %u  "
+		 "gid %u", in->i_mode, in->i_links_count, inode_uid(*in),
+		 inode_gid(*in));
+	tui_text(t, row++, x, w, R_NORMAL, "size %llu  blocks %llu (512-"
+		 "byte)  flags %#x", (unsigned long long)EXT2_I_SIZE(in),
+		 (unsigned long long)in->i_blocks, in->i_flags);
+	tui_text(t, row++, x, w, R_NORMAL, "mtime %s",
+		 dfs_time_to_string((__s32)in->i_mtime));
+	if (in->i_flags & EXT4_EXTENTS_FL) {
+		tui_text(t, row++, x, w, R_HEAD, "extent tree (logical -> "
+			 "physical (length)):");
+		draw_extents(t, e->ino, row, x, y + h - row, w);
+	} else if (in->i_flags & EXT4_INLINE_DATA_FL) {
+		tui_text(t, row++, x, w, R_NORMAL, "inline data: no blocks");
+	} else if (in->i_block[0]) {
+		tui_text(t, row++, x, w, R_NORMAL, "block map: direct %u..., "
+			 "indirect %u, double %u, triple %u", in->i_block[0],
+			 in->i_block[EXT2_IND_BLOCK],
+			 in->i_block[EXT2_DIND_BLOCK],
+			 in->i_block[EXT2_TIND_BLOCK]);
+	}
+}
+
+static void files_draw(struct tui *t, int y, int x, int h, int w)
+{
+	struct map_layout m;
+	int mh = h / 4 < 3 ? 3 : h / 4, top = h - mh - 1, lw = w / 2, i;
+	blk64_t maxb = 1;
+	size_t k;
+
+	if (!st.dir)
+		load_dir(t, EXT2_ROOT_INO);
+	tui_text(t, y, x, lw, R_HEAD, "%s  (%zu entries, by %s)", st.path,
+		 st.n, st.by_name ? "name" : "size");
+	if (st.err)
+		tui_text(t, y + 1, x, lw, R_ERROR, "%s",
+			 error_message(st.err));
+	st.list_y = y + 1 + !!st.err;
+	st.list_h = top - 1 - !!st.err;
+	if (st.sel >= (long)st.n)
+		st.sel = st.n ? (long)st.n - 1 : 0;
+	if (st.sel < 0)
+		st.sel = 0;
+	if (st.sel < st.top)
+		st.top = st.sel;
+	if (st.sel >= st.top + st.list_h)
+		st.top = st.sel - st.list_h + 1;
+	for (k = 0; k < st.n; k++)
+		if (strcmp(st.e[k].name, "..") && st.e[k].inode.i_blocks > maxb)
+			maxb = st.e[k].inode.i_blocks;
+	for (i = 0; i < st.list_h && st.top + i < (long)st.n; i++) {
+		const struct entry *e = &st.e[st.top + i];
+		int role = st.top + i == st.sel ? R_SELECT : R_NORMAL;
+		unsigned long long kib = e->inode.i_blocks / 2;
+
+		tui_text(t, st.list_y + i, x, 10, role, "%8lluK ", kib);
+		if (strcmp(e->name, ".."))
+			tui_bar(t, st.list_y + i, x + 10, 10,
+				(double)e->inode.i_blocks / maxb);
+		tui_text(t, st.list_y + i, x + 21, lw - 22, role, "%s%s",
+			 e->name, e->isdir ? "/" : "");
+	}
+	if (st.n) {
+		highlight(t, st.e[st.sel].ino);
+		draw_stat(t, &st.e[st.sel], y, x + lw + 1, top, w - lw - 1);
+	}
+	tui_text(t, y + top, x, w, R_DIM, "highlighted: %s", t->hl_what);
+	mapw_fit(t, &m, w, mh);
+	m.cursor = 1;
+	mapw_draw(t, &m, y + top + 1, x, mh, w);
+}
+
+static void go_parent(struct tui *t)
+{
+	ext2_ino_t parent;
+
+	if (st.dir == EXT2_ROOT_INO)
+		return;
+	if (!ext2fs_lookup(t->fs, st.dir, "..", 2, NULL, &parent))
+		load_dir(t, parent);
+}
+
+static int files_key(struct tui *t, enum tui_action a, int ch)
+{
+	struct entry *e = st.n ? &st.e[st.sel] : NULL;
+
+	switch (a) {
+	case ACT_UP: st.sel--; break;
+	case ACT_DOWN: st.sel++; break;
+	case ACT_PGUP: st.sel -= st.list_h; break;
+	case ACT_PGDN: st.sel += st.list_h; break;
+	case ACT_HOME: st.sel = 0; break;
+	case ACT_END: st.sel = (long)st.n - 1; break;
+	case ACT_ENTER:
+		if (e && !strcmp(e->name, ".."))
+			go_parent(t);
+		else if (e && e->isdir)
+			load_dir(t, e->ino);
+		break;
+	case ACT_BACK:
+		go_parent(t);
+		break;
+	case ACT_SORT:
+		st.by_name = !st.by_name;
+		if (st.n)
+			qsort(st.e, st.n, sizeof(*st.e), cmp_entry);
+		break;
+	case ACT_NONE:
+		if (ch != KEY_MOUSE || t->mouse_y < st.list_y ||
+		    t->mouse_y >= st.list_y + st.list_h ||
+		    t->mouse_x >= t->cols / 2)
+			return 0;
+		st.sel = st.top + t->mouse_y - st.list_y;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+const struct tui_view view_files = {
+	.name = "files",
+	.title = "Files",
+	.init = files_init,
+	.draw = files_draw,
+	.key = files_key,
+	.fini = files_fini,
+	.keys = files_keys,
+};

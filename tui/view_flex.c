@@ -1,0 +1,247 @@
+/* view_flex.c - view 3: the flex groups, each with its metadata island(s)
+ * and free counts, and the groups of the selected one with where their
+ * bitmaps and inode table live; Enter jumps there on the map, ' jumps back. */
+#include "tui_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/flex.h"
+#include "../core/groups.h"
+
+static struct {
+	struct e2l_flex *fx;
+	unsigned long n;
+	errcode_t err;
+	int pane;		/* 0 flex list, 1 groups */
+	long fsel, ftop, gsel, gtop;
+	int list_y, list_h, split;
+	unsigned long hl_for;	/* flex whose islands are highlighted + 1 */
+} st;
+
+static const struct tui_key flex_keys[] = {
+	{'\n', "Enter", ACT_ENTER, "flex: its groups; group: jump to its "
+				 "block bitmap on the map"},
+	{'i', "i", ACT_GOTO_META, "jump to the selected group's inode table"},
+	{0, NULL, ACT_NONE, NULL},
+};
+
+static void flex_fini(struct tui *t)
+{
+	unsigned long i;
+
+	(void)t;
+	for (i = 0; i < st.n; i++)
+		flex_release(&st.fx[i]);
+	free(st.fx);
+	st.fx = NULL;
+	st.n = 0;
+}
+
+static void flex_init(struct tui *t)
+{
+	unsigned long i, n = flex_count(t->fs);
+
+	memset(&st, 0, sizeof(st));
+	st.fx = calloc(n ? n : 1, sizeof(*st.fx));
+	if (!st.fx) {
+		st.err = EXT2_ET_NO_MEMORY;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		st.err = flex_get(t->fs, i, &st.fx[i]);
+		if (st.err)
+			break;
+		st.n++;
+	}
+}
+
+static void highlight(struct tui *t)
+{
+	struct e2l_flex *f = &st.fx[st.fsel];
+	struct tui_range *r;
+	char what[64];
+	unsigned i;
+
+	if (st.hl_for == (unsigned long)st.fsel + 1 &&
+	    !strncmp(t->hl_what, "flex ", 5))
+		return;
+	st.hl_for = st.fsel + 1;
+	r = calloc(f->nislands ? f->nislands : 1, sizeof(*r));
+	if (!r)
+		return;
+	for (i = 0; i < f->nislands; i++) {
+		r[i].start = f->islands[i].start;
+		r[i].len = f->islands[i].len;
+	}
+	snprintf(what, sizeof(what), "flex %lu metadata", f->index);
+	tui_set_highlight(t, r, f->nislands, what);
+	free(r);
+}
+
+static void list_scroll(long *sel, long *top, long n, int h)
+{
+	if (*sel >= n)
+		*sel = n ? n - 1 : 0;
+	if (*sel < 0)
+		*sel = 0;
+	if (*sel < *top)
+		*top = *sel;
+	if (*sel >= *top + h)
+		*top = *sel - h + 1;
+}
+
+static void flex_draw(struct tui *t, int y, int x, int h, int w)
+{
+	struct map_layout m;
+	struct e2l_flex *f;
+	struct e2l_group g;
+	char isl[256];
+	int i, mh = h / 4 < 3 ? 3 : h / 4, lw = w * 2 / 5;
+	long ng;
+	size_t o;
+	unsigned k;
+
+	if (!st.n) {
+		tui_text(t, y, x, w, R_ERROR, "flex groups: %s",
+			 st.err ? error_message(st.err) : "none");
+		return;
+	}
+	st.list_y = y + 1;
+	st.list_h = h - mh - 4;
+	st.split = lw;
+	list_scroll(&st.fsel, &st.ftop, st.n, st.list_h);
+	f = &st.fx[st.fsel];
+	ng = f->last_group - f->first_group + 1;
+	list_scroll(&st.gsel, &st.gtop, ng, st.list_h);
+	highlight(t);
+	tui_text(t, y, x, lw, st.pane ? R_DIM : R_HEAD, "%lu flex group(s) "
+		 "of %lu groups", st.n, flex_groups_per(t->fs));
+	tui_text(t, y, x + lw + 1, w - lw - 1, st.pane ? R_HEAD : R_DIM,
+		 "Flex %lu: groups %u-%u, bitmaps and inode tables at",
+		 f->index, f->first_group, f->last_group);
+	for (i = 0; i < st.list_h && st.ftop + i < (long)st.n; i++) {
+		struct e2l_flex *e = &st.fx[st.ftop + i];
+
+		o = 0;
+		isl[0] = 0;
+		for (k = 0; k < e->nislands && o < sizeof(isl) - 1; k++)
+			o += snprintf(isl + o, sizeof(isl) - o, "%s%llu+%llu",
+				      k ? "," : "",
+				      (unsigned long long)e->islands[k].start,
+				      (unsigned long long)e->islands[k].len);
+		tui_text(t, st.list_y + i, x, lw, st.ftop + i == st.fsel ?
+			 (st.pane ? R_HILITE : R_SELECT) : R_NORMAL,
+			 "f%-4lu g%u-%u free %llu  [%s]", e->index,
+			 e->first_group, e->last_group,
+			 (unsigned long long)e->free_blocks, isl);
+	}
+	for (i = 0; i < st.list_h && st.gtop + i < ng; i++) {
+		dgrp_t gi = f->first_group + st.gtop + i;
+
+		if (groups_get(t->fs, gi, &g))
+			continue;
+		tui_text(t, st.list_y + i, x + lw + 1, w - lw - 1,
+			 st.gtop + i == st.gsel && st.pane ? R_SELECT :
+			 R_NORMAL, "g%-5u bb %-9llu ib %-9llu it %llu+%u "
+			 "(in g%d)  free %u/%u%s", gi,
+			 (unsigned long long)g.block_bitmap,
+			 (unsigned long long)g.inode_bitmap,
+			 (unsigned long long)g.inode_table,
+			 g.inode_table_blocks, g.it_group == GROUPS_NONE ? -1 :
+			 (int)g.it_group, g.free_blocks,
+			 g.free_inodes, (g.flags & EXT2_BG_BLOCK_UNINIT) ?
+			 " uninit" : "");
+	}
+	tui_text(t, y + h - mh - 2, x, w, R_DIM, "Left/Right: flex list / "
+		 "groups;  Enter: jump to the group's bitmaps on the map, "
+		 "i: to its inode table, ': back");
+	mapw_fit(t, &m, w, mh);
+	m.cursor = 1;
+	if (st.pane == 0 && f->nislands)
+		t->cur = f->islands[0].start;
+	mapw_draw(t, &m, y + h - mh - 1, x, mh, w);
+	tui_text(t, y + h - 1, x, w, R_DIM, "highlighted: %s", t->hl_what);
+}
+
+static int flex_key(struct tui *t, enum tui_action a, int ch)
+{
+	long *sel = st.pane ? &st.gsel : &st.fsel;
+	struct e2l_group g;
+	dgrp_t gi;
+
+	if (!st.n)
+		return 0;
+	switch (a) {
+	case ACT_UP:
+		(*sel)--;
+		break;
+	case ACT_DOWN:
+		(*sel)++;
+		break;
+	case ACT_PGUP:
+		*sel -= st.list_h;
+		break;
+	case ACT_PGDN:
+		*sel += st.list_h;
+		break;
+	case ACT_HOME:
+		*sel = 0;
+		break;
+	case ACT_END:
+		*sel = st.pane ? st.fx[st.fsel].last_group -
+				 st.fx[st.fsel].first_group : (long)st.n - 1;
+		break;
+	case ACT_LEFT:
+		st.pane = 0;
+		break;
+	case ACT_BACK:
+		if (!st.pane)
+			return 0;
+		st.pane = 0;
+		break;
+	case ACT_RIGHT:
+		st.pane = 1;
+		break;
+	case ACT_ENTER:
+	case ACT_GOTO_META:
+		if (!st.pane && a == ACT_ENTER) {
+			st.pane = 1;
+			st.gsel = 0;
+			break;
+		}
+		gi = st.fx[st.fsel].first_group + (st.pane ? st.gsel : 0);
+		if (groups_get(t->fs, gi, &g))
+			break;
+		view_map_zoom_block(t, a == ACT_ENTER ? g.block_bitmap :
+				    g.inode_table);
+		tui_message(t, 0, "group %u's %s (' jumps back)", gi,
+			    a == ACT_ENTER ? "block bitmap" : "inode table");
+		break;
+	case ACT_NONE:
+		if (ch != KEY_MOUSE || t->mouse_y < st.list_y ||
+		    t->mouse_y >= st.list_y + st.list_h)
+			return 0;
+		st.pane = t->mouse_x > st.split;
+		if (st.pane)
+			st.gsel = st.gtop + t->mouse_y - st.list_y;
+		else
+			st.fsel = st.ftop + t->mouse_y - st.list_y;
+		break;
+	default:
+		return 0;
+	}
+	if (*sel < 0)
+		*sel = 0;
+	return 1;
+}
+
+const struct tui_view view_flex = {
+	.name = "flex",
+	.title = "Flex",
+	.init = flex_init,
+	.draw = flex_draw,
+	.key = flex_key,
+	.fini = flex_fini,
+	.keys = flex_keys,
+};

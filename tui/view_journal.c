@@ -1,0 +1,270 @@
+/* view_journal.c - view 4: the journal superblock, the journal's extents
+ * with their gaps and distance from the nearest metadata island, how
+ * contiguous it is, and a whole-device map with the journal highlighted. */
+#include "tui_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/flex.h"
+#include "../core/journal.h"
+
+static struct {
+	int loaded;
+	errcode_t err;
+	struct e2l_journal j;
+	int sel, top;
+	int list_y, list_h;	/* where the list was drawn, for clicks */
+} st;
+
+static const struct tui_key journal_keys[] = {
+	{'\n', "Enter", ACT_ENTER, "show the selected extent on the group map"},
+	{0, NULL, ACT_NONE, NULL},
+};
+
+static void journal_init(struct tui *t)
+{
+	memset(&st, 0, sizeof(st));
+	st.err = journal_load(t->fs, &st.j);
+	st.loaded = !st.err;
+}
+
+static void journal_fini(struct tui *t)
+{
+	(void)t;
+	if (st.loaded)
+		journal_release(&st.j);
+	st.loaded = 0;
+}
+
+static void set_highlight(struct tui *t)
+{
+	struct tui_range *r;
+	unsigned i, n = st.j.next + st.j.nmap;
+
+	if (!strcmp(t->hl_what, "journal") || !n)
+		return;
+	r = calloc(n, sizeof(*r));
+	if (!r)
+		return;
+	for (i = 0; i < st.j.next; i++) {
+		r[i].start = st.j.ext[i].pblk;
+		r[i].len = st.j.ext[i].len;
+	}
+	for (i = 0; i < st.j.nmap; i++) {
+		r[st.j.next + i].start = st.j.map_blocks[i];
+		r[st.j.next + i].len = 1;
+	}
+	tui_set_highlight(t, r, n, "journal");
+	free(r);
+}
+
+/* Blocks between the extent and the nearest metadata island of its flex
+ * group (0 when adjacent). */
+static blk64_t meta_distance(struct tui *t, const struct e2l_jextent *e)
+{
+	dgrp_t g = ext2fs_group_of_blk2(t->fs, e->pblk);
+	unsigned long fx = g / flex_groups_per(t->fs);
+	blk64_t best = ~0ULL, d, end = e->pblk + e->len;
+	struct e2l_flex f;
+	unsigned i;
+
+	if (flex_get(t->fs, fx, &f))
+		return best;
+	for (i = 0; i < f.nislands; i++) {
+		blk64_t is = f.islands[i].start, ie = is + f.islands[i].len;
+
+		d = ie <= e->pblk ? e->pblk - ie : is >= end ? is - end : 0;
+		if (d < best)
+			best = d;
+	}
+	flex_release(&f);
+	return best;
+}
+
+static const char *jfeatures(char *buf, size_t len)
+{
+	static const char *const incompat[] = {"revoke", "64bit",
+		"async_commit", "csum_v2", "csum_v3", "fast_commit"};
+	size_t o = 0;
+	int b;
+
+	buf[0] = 0;
+	for (b = 0; b < 6; b++)
+		if (st.j.sb_feature_incompat & (1U << b))
+			o += snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      incompat[b]);
+	if (st.j.sb_feature_compat & 1)
+		snprintf(buf + o, len - o, "%schecksum", o ? " " : "");
+	return buf[0] ? buf : "(none)";
+}
+
+static void journal_draw(struct tui *t, int y, int x, int h, int w)
+{
+	struct e2l_journal *j = &st.j;
+	struct map_layout m;
+	char feat[128];
+	blk64_t contig = 0, biggest = 0, gap, dist;
+	int row = y, i, mh, lh = 2;
+	unsigned k;
+
+	if (!st.loaded) {
+		tui_text(t, row, x, w, R_ERROR, "journal: %s",
+			 error_message(st.err));
+		return;
+	}
+	if (!j->present) {
+		tui_text(t, row, x, w, R_HEAD, "This filesystem has no "
+			 "journal (has_journal is not set).");
+		return;
+	}
+	if (j->external) {
+		tui_text(t, row++, x, w, R_HEAD, "External journal on device "
+			 "%#x, UUID %s", j->ext_dev, j->ext_uuid);
+		tui_text(t, row, x, w, R_NORMAL, "Its blocks are on another "
+			 "device: nothing of it is on this map.");
+		return;
+	}
+	set_highlight(t);
+	for (k = 0; k < j->next; k++) {
+		if (j->ext[k].len > biggest)
+			biggest = j->ext[k].len;
+		if (k && j->ext[k].pblk == j->ext[k - 1].pblk +
+						j->ext[k - 1].len)
+			contig++;
+	}
+	tui_text(t, row++, x, w, R_HEAD, "Journal inode <%u>: %llu bytes, "
+		 "%llu blocks in %u extent(s), %u mapping block(s); largest "
+		 "extent %llu blocks; %llu of %u joins physically adjacent",
+		 j->ino, (unsigned long long)j->size_bytes,
+		 (unsigned long long)j->data_blocks, j->next, j->nmap,
+		 (unsigned long long)biggest, (unsigned long long)contig,
+		 j->next ? j->next - 1 : 0);
+	if (j->sb_valid)
+		tui_text(t, row++, x, w, R_NORMAL, "superblock: v%d, block "
+			 "size %u, %u blocks, first %u, sequence %u, start %u"
+			 "%s, errno %d, users %u, fast-commit blocks %u, "
+			 "features %s, uuid %s",
+			 j->sb_blocktype == 4 ? 2 : 1, j->sb_blocksize,
+			 j->sb_maxlen, j->sb_first, j->sb_sequence,
+			 j->sb_start, j->sb_start ? " (needs recovery)" :
+			 " (empty)", (int)j->sb_errno, j->sb_nr_users,
+			 j->sb_num_fc_blocks, jfeatures(feat, sizeof(feat)),
+			 j->sb_uuid);
+	else
+		tui_text(t, row++, x, w, R_ERROR, "the journal superblock "
+			 "is not valid");
+	tui_text(t, row++, x, w, R_DIM, "%5s %12s %14s %10s %7s %12s %12s",
+		 "#", "logical", "physical", "length", "group",
+		 "gap before", "to metadata");
+	mh = h / 3;
+	if (mh < 3)
+		mh = 3;
+	st.list_y = row;
+	st.list_h = h - (row - y) - mh - lh - 1;
+	if (st.list_h < 1)
+		st.list_h = 1;
+	if (st.sel >= (int)j->next)
+		st.sel = j->next ? j->next - 1 : 0;
+	if (st.sel < st.top)
+		st.top = st.sel;
+	if (st.sel >= st.top + st.list_h)
+		st.top = st.sel - st.list_h + 1;
+	for (i = 0; i < st.list_h && st.top + i < (int)j->next; i++) {
+		const struct e2l_jextent *e = &j->ext[st.top + i];
+		char gapbuf[24], distbuf[24];
+
+		k = st.top + i;
+		if (k == 0) {
+			snprintf(gapbuf, sizeof(gapbuf), "-");
+		} else {
+			const struct e2l_jextent *p = &j->ext[k - 1];
+
+			gap = e->pblk - (p->pblk + p->len);
+			if (e->pblk >= p->pblk + p->len)
+				snprintf(gapbuf, sizeof(gapbuf), "%llu",
+					 (unsigned long long)gap);
+			else
+				snprintf(gapbuf, sizeof(gapbuf), "-%llu",
+					 (unsigned long long)(p->pblk + p->len -
+							      e->pblk));
+		}
+		dist = meta_distance(t, e);
+		if (dist == ~0ULL)
+			snprintf(distbuf, sizeof(distbuf), "?");
+		else
+			snprintf(distbuf, sizeof(distbuf), "%llu",
+				 (unsigned long long)dist);
+		tui_text(t, st.list_y + i, x, w,
+			 (int)k == st.sel ? R_SELECT : R_NORMAL,
+			 "%5u %12llu %7llu-%-7llu %10llu %7u %12s %12s", k,
+			 (unsigned long long)e->lblk,
+			 (unsigned long long)e->pblk,
+			 (unsigned long long)(e->pblk + e->len - 1),
+			 (unsigned long long)e->len,
+			 ext2fs_group_of_blk2(t->fs, e->pblk), gapbuf,
+			 distbuf);
+	}
+	if (j->next && (t->cur < j->ext[st.sel].pblk ||
+			t->cur >= j->ext[st.sel].pblk + j->ext[st.sel].len))
+		t->cur = j->ext[st.sel].pblk;
+	row = y + h - mh - lh;
+	mapw_fit(t, &m, w, mh);
+	m.cursor = 1;
+	mapw_draw(t, &m, row, x, mh, w);
+	mapw_legend(t, y + h - lh, x, w, 1);
+}
+
+static int journal_key(struct tui *t, enum tui_action a, int ch)
+{
+	int n = st.j.next;
+
+	switch (a) {
+	case ACT_UP:
+		if (st.sel > 0)
+			st.sel--;
+		break;
+	case ACT_DOWN:
+		if (st.sel < n - 1)
+			st.sel++;
+		break;
+	case ACT_PGUP:
+		st.sel = st.sel > st.list_h ? st.sel - st.list_h : 0;
+		break;
+	case ACT_PGDN:
+		st.sel = st.sel + st.list_h < n ? st.sel + st.list_h :
+						  (n ? n - 1 : 0);
+		break;
+	case ACT_HOME:
+		st.sel = 0;
+		break;
+	case ACT_END:
+		st.sel = n ? n - 1 : 0;
+		break;
+	case ACT_ENTER:
+		if (n)
+			tui_jump(t, 1, st.j.ext[st.sel].pblk);
+		break;
+	case ACT_NONE:
+		if (ch == KEY_MOUSE && t->mouse_y >= st.list_y &&
+		    t->mouse_y < st.list_y + st.list_h &&
+		    st.top + t->mouse_y - st.list_y < n)
+			st.sel = st.top + t->mouse_y - st.list_y;
+		break;
+	default:
+		return 0;
+	}
+	if (n)
+		t->cur = st.j.ext[st.sel].pblk;
+	return 1;
+}
+
+const struct tui_view view_journal = {
+	.name = "journal",
+	.title = "Journal",
+	.init = journal_init,
+	.draw = journal_draw,
+	.key = journal_key,
+	.fini = journal_fini,
+	.keys = journal_keys,
+};

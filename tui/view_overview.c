@@ -1,0 +1,186 @@
+/* view_overview.c - view 1: the device at a glance (size, block size,
+ * features, mount and health state, counts, the journal's extent count, the
+ * fragmentation score) above a small whole-device map with its legend. */
+#include "tui_int.h"
+
+#include <e2p/e2p.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/flex.h"
+#include "../core/frag.h"
+#include "../core/journal.h"
+
+static struct {
+	int jloaded;
+	struct e2l_journal j;
+	unsigned frag_gen;	/* t->gen + 1 when computed */
+	double score;
+	int score_ok;
+} st;
+
+static void human(char *buf, size_t len, unsigned long long bytes)
+{
+	static const char units[] = "BKMGTPE";
+	double v = bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %ciB" : "%.0f %c", v, units[u]);
+}
+
+static void features(ext2_filsys fs, char *buf, size_t len)
+{
+	const __u32 *words[3] = {&fs->super->s_feature_compat,
+				 &fs->super->s_feature_incompat,
+				 &fs->super->s_feature_ro_compat};
+	size_t o = 0;
+	int i, b;
+
+	buf[0] = 0;
+	for (i = 0; i < 3; i++)
+		for (b = 0; b < 32; b++)
+			if (*words[i] & (1U << b) && o < len)
+				o += snprintf(buf + o, len - o, "%s%s",
+					      o ? " " : "",
+					      e2p_feature2string(i, 1U << b));
+}
+
+static void overview_init(struct tui *t)
+{
+	memset(&st, 0, sizeof(st));
+	st.jloaded = !journal_load(t->fs, &st.j);
+}
+
+static void overview_fini(struct tui *t)
+{
+	(void)t;
+	if (st.jloaded)
+		journal_release(&st.j);
+	st.jloaded = 0;
+}
+
+static void frag_score(struct tui *t)
+{
+	struct frag_files f;
+
+	if (st.frag_gen == t->gen + 1 || !owner_index_complete(t->s))
+		return;
+	st.frag_gen = t->gen + 1;
+	st.score_ok = !frag_files_get(t->s, 1, &f);
+	if (st.score_ok) {
+		st.score = f.score;
+		frag_files_release(&f);
+	}
+}
+
+static void overview_draw(struct tui *t, int y, int x, int h, int w)
+{
+	ext2_filsys fs = t->fs;
+	struct ext2_super_block *sb = fs->super;
+	struct map_layout m;
+	char a[128], b[64], feat[1024], state[256];
+	blk64_t blocks = ext2fs_blocks_count(sb);
+	blk64_t freeb = ext2fs_free_blocks_count(sb);
+	int row = y, lh, mh;
+	size_t o = 0;
+
+	human(a, sizeof(a), (unsigned long long)blocks * fs->blocksize);
+	tui_text(t, row++, x, w, R_HEAD, "%s", t->s->device);
+	tui_text(t, row++, x, w, R_NORMAL, "size %s: %llu blocks of %u "
+		 "bytes%s, %u inodes of %u bytes, label \"%.16s\"", a,
+		 (unsigned long long)blocks, fs->blocksize,
+		 ext2fs_has_feature_bigalloc(sb) ? " (bigalloc clusters)" : "",
+		 sb->s_inodes_count, EXT2_INODE_SIZE(sb), sb->s_volume_name);
+	features(fs, feat, sizeof(feat));
+	tui_text(t, row++, x, w, R_NORMAL, "features: %s", feat);
+	o += snprintf(state + o, sizeof(state) - o, "%s",
+		      (sb->s_state & EXT2_VALID_FS) ? "clean" : "not clean");
+	if (sb->s_state & EXT2_ERROR_FS || sb->s_error_count)
+		o += snprintf(state + o, sizeof(state) - o, ", errors (%u "
+			      "recorded)", sb->s_error_count);
+	if (ext2fs_has_feature_journal_needs_recovery(sb))
+		o += snprintf(state + o, sizeof(state) - o,
+			      ", needs journal recovery");
+	if (t->s->mount_flags & EXT2_MF_MOUNTED)
+		o += snprintf(state + o, sizeof(state) - o, ", mounted%s%s%s",
+			      t->s->mount_point[0] ? " on " : "",
+			      t->s->mount_point,
+			      (t->s->mount_flags & EXT2_MF_READONLY) ?
+			      " read-only" : "");
+	else
+		o += snprintf(state + o, sizeof(state) - o, ", not mounted");
+	snprintf(state + o, sizeof(state) - o, "; opened %s",
+		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only");
+	tui_text(t, row++, x, w,
+		 (sb->s_state & EXT2_ERROR_FS) ? R_ERROR : R_NORMAL,
+		 "state: %s", state);
+	human(a, sizeof(a), (unsigned long long)freeb * fs->blocksize);
+	tui_text(t, row++, x, w, R_NORMAL, "blocks: %llu free (%s, %.1f%%), "
+		 "%llu reserved;  inodes: %u free of %u",
+		 (unsigned long long)freeb, a,
+		 blocks ? freeb * 100.0 / blocks : 0.0,
+		 (unsigned long long)ext2fs_r_blocks_count(sb),
+		 sb->s_free_inodes_count, sb->s_inodes_count);
+	tui_text(t, row++, x, w, R_NORMAL, "groups: %u of %u blocks, %u "
+		 "inodes each;  flex groups: %lu of %lu groups",
+		 fs->group_desc_count, sb->s_blocks_per_group,
+		 sb->s_inodes_per_group, flex_count(fs),
+		 flex_groups_per(fs));
+	if (!st.jloaded || !st.j.present)
+		snprintf(a, sizeof(a), "none");
+	else if (st.j.external)
+		snprintf(a, sizeof(a), "external, UUID %s", st.j.ext_uuid);
+	else {
+		human(b, sizeof(b), st.j.size_bytes);
+		snprintf(a, sizeof(a), "inode <%u>, %s in %u extent(s)",
+			 st.j.ino, b, st.j.next);
+	}
+	tui_text(t, row++, x, w, R_NORMAL, "journal: %s", a);
+	frag_score(t);
+	if (st.score_ok)
+		snprintf(a, sizeof(a), "%.1f / 100 (0 is perfect)", st.score);
+	else
+		snprintf(a, sizeof(a), "%s", t->scanning ?
+			 "waiting for the owner scan" : "not available");
+	tui_text(t, row++, x, w, R_NORMAL, "fragmentation score: %s;  owner "
+		 "scan: %s", a, owner_index_complete(t->s) ? "complete" :
+		 t->scanning ? "running" : "incomplete");
+	row++;
+	lh = mapw_legend(t, 0, x, w, 0);
+	mh = y + h - row - lh - 1;
+	if (mh < 1)
+		return;
+	tui_text(t, row++, x, w, R_HEAD, "Whole device%s%s (2 for the "
+		 "group map)", t->nhl ? ", highlighted: " : "", t->hl_what);
+	mapw_fit(t, &m, w, mh);
+	m.cursor = 0;
+	mapw_draw(t, &m, row, x, mh, w);
+	mapw_legend(t, y + h - lh, x, w, 1);
+	snprintf(t->status, sizeof(t->status), "%s  |  %llu blocks per "
+		 "cell; click a cell or press 2 for the group map",
+		 t->s->device, (unsigned long long)m.bpc);
+}
+
+static int overview_key(struct tui *t, enum tui_action a, int ch)
+{
+	(void)ch;
+	if (a == ACT_ENTER) {
+		tui_goto_view(t, 1);
+		return 1;
+	}
+	return 0;
+}
+
+const struct tui_view view_overview = {
+	.name = "overview",
+	.title = "Overview",
+	.init = overview_init,
+	.draw = overview_draw,
+	.key = overview_key,
+	.fini = overview_fini,
+	.keys = NULL,
+};
