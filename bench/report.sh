@@ -106,6 +106,11 @@ report() {
 		head -20 "$W/ff.diff"
 		echo '```'
 	fi
+	if [ -f "$W/ff.debugfs" ] && [ ! -s "$W/ff.diff" ]; then
+		echo "- debugfs -R freefrag vs e2freefrag: **identical** here" \
+		     "(both print the Device: line), so e2layout's freefrag" \
+		     "matches e2freefrag as well."
+	fi
 	[ -s "$W/reloc.note" ] && echo "- journal relocate: $(cat "$W/reloc.note")"
 	echo
 	echo "\"not available\" means this e2layout lacks the command (it answered" \
