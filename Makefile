@@ -4,6 +4,7 @@
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
 #   make compat     just the debugfs compatibility harness and its table
+#   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -14,7 +15,8 @@ CC	?= cc
 
 PKGS_CORE := ext2fs e2p com_err
 DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
-	     libcmocka-dev pkg-config e2fsprogs tmux gcc make
+	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
+	     hyperfine time jq
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -51,7 +53,8 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
-.PHONY: all deps demo check check-asan compat install clean unit-tests \
+.PHONY: all deps demo check check-asan compat bench install clean \
+	unit-tests \
 	test-images
 all: $(BIN)
 
@@ -100,6 +103,9 @@ compat: $(BIN) test-images
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
+
+bench: $(BIN)
+	E2LAYOUT=$(abspath $(BIN)) bash bench/run.sh
 
 demo: $(BIN)
 	@test -f demo.img || ./$(BIN) mkdemo demo.img
