@@ -159,15 +159,15 @@ static void print_allocs(struct session *s, const struct trace_rec *r,
 		dgrp_t g = trace_group(fs, a->block);
 
 		out_printf(s->out, "%8llu %9u %7u %11llu %11llu %6u %5u %+10lld"
-			   "  %s%s%s\n", (unsigned long long)a->ino, a->lblk,
+			   "  %s", (unsigned long long)a->ino, a->lblk,
 			   a->len, (unsigned long long)a->goal,
 			   (unsigned long long)a->block, g, trace_flex(fs, g),
 			   (long long)(a->block - a->goal),
-			   a->prealloc ? "prealloc" : a->mb ? a->cr : "-",
-			   a->mb && !a->prealloc ? " scanned " : "",
-			   a->mb && !a->prealloc ?
-				   (a->scanned == 1 ? "1 group" : "groups") :
-				   "");
+			   a->prealloc ? "prealloc" : a->mb ? a->cr : "-");
+		if (a->mb && !a->prealloc)
+			out_printf(s->out, ", %u group%s scanned", a->scanned,
+				   a->scanned == 1 ? "" : "s");
+		out_printf(s->out, "\n");
 	}
 	if (r->nallocs > limit)
 		out_printf(s->out, "... %zu more (--limit N, or --json for "
