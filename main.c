@@ -26,6 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: e2layout [OPTIONS] DEVICE|IMAGE           full-screen inspector\n"
+"       (a mounted DEVICE, or its MOUNTPOINT, opens read-only in live mode)\n"
 "       e2layout shell [OPTIONS] DEVICE|IMAGE     interactive shell\n"
 "       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
 "       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"

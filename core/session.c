@@ -1,12 +1,14 @@
 /* session.c - opening and closing a filesystem safely, and loading what the
  * commands need only when they first need it. */
 #include "session.h"
+#include "live.h"
 #include "owner.h"
 #include "plan.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void session_init(struct session *s, struct sink *out)
 {
@@ -46,10 +48,22 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
 			 EXT2_FLAG_THREADS;
 	io_manager io = unix_io_manager;
+	char dev[PATH_MAX];
+	struct stat st;
 	errcode_t err;
 
 	if (s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	if (!stat(device, &st) && S_ISDIR(st.st_mode)) {
+		/* a mount point (or any directory of a mounted ext*) */
+		err = live_device_of_dir(device, dev, sizeof(dev));
+		if (err) {
+			out_error(s->out, "e2layout", 0, "%s is a directory on "
+				  "no mounted ext2/3/4 filesystem", device);
+			return err;
+		}
+		device = dev;
+	}
 	if (superblock && !blocksize) {
 		out_error(s->out, device, 0,
 			  "if you specify the superblock, you must also "
@@ -92,6 +106,9 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		out_error(s->out, "e2layout", 0,
 			  "warning: %s is mounted; what is shown is the "
 			  "on-disk state, which may lag the kernel's", device);
+		if (s->mount_point[0] &&
+		    live_attach(s->mount_point, &s->live))
+			s->live = NULL;	/* no kernel view; on-disk only */
 	}
 
 	for (;;) {
@@ -108,6 +125,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	}
 	if (err) {
 		s->fs = NULL;
+		live_free(s->live);
+		s->live = NULL;
 		out_error(s->out, "e2layout", err, "while trying to open %s",
 			  device);
 		return err;
@@ -120,6 +139,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			  "%s needs journal recovery; refusing to open it "
 			  "read-write (run e2fsck first)", device);
 		ext2fs_close_free(&s->fs);
+		live_free(s->live);
+		s->live = NULL;
 		return EXT2_ET_FILE_RO;
 	}
 
@@ -168,6 +189,8 @@ errcode_t session_close(struct session *s)
 		out_error(s->out, "ext2fs_close", e, NULL);
 		err = e;
 	}
+	live_free(s->live);
+	s->live = NULL;
 	free(s->device);
 	free(s->undo_file);
 	s->device = s->undo_file = NULL;

@@ -22,6 +22,7 @@
 
 struct owner_index;	/* core/owner.c */
 struct plan;		/* core/plan.h: the editor's current plan */
+struct live_info;	/* core/live.c */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -37,6 +38,8 @@ struct session {
 	struct owner_index *owners;	/* built on first use */
 	struct plan *plan;	/* current layout plan, or NULL */
 	bool plan_only;		/* `plan OP`: build and show, never apply */
+	struct live_info *live;	/* mounted, opened read-only: the kernel's
+				 * view is available (core/live.h) */
 	int failed;		/* any command failed (for the exit status) */
 	bool quit;		/* quit requested */
 };
@@ -45,7 +48,9 @@ struct session {
 void session_init(struct session *s, struct sink *out);
 
 /*
- * Opens device with the SESSION_* flags.  Read-only unless SESSION_RW.
+ * Opens device (or the device mounted on directory device) with the
+ * SESSION_* flags; a mounted filesystem opened read-only is live (s->live).
+ * Read-only unless SESSION_RW.
  * Refuses SESSION_RW (EXT2_ET_RO_FILSYS... see session.c) on a mounted
  * filesystem or one needing journal recovery; on refusal or failure the
  * reason goes to s->out as an error and the session stays closed.

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
 #include "../core/cmd.h"
+#include "../core/live.h"
 
 static const struct tui_view *const views[TUI_NVIEWS] = {
 	&view_overview, &view_map, &view_flex, &view_journal, &view_frag,
@@ -126,6 +128,57 @@ void tui_run_request(struct tui *t, const char *line)
 	t->lines_top = 0;
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Live mode: the kernel's free blocks (mb_groups) and the on-disk ones. */
+static void live_refresh(struct tui *t)
+{
+	struct live_mbgroup *mb;
+	dgrp_t n, g;
+	long long k = 0, d = 0;
+
+	if (!t->s->live)
+		return;
+	if (live_mbgroups_read(t->s->live, &mb, &n)) {
+		k = -1;
+	} else {
+		for (g = 0; g < n; g++)
+			k += mb[g].free;
+		free(mb);
+		k *= EXT2FS_CLUSTER_RATIO(t->fs);
+	}
+	for (g = 0; g < t->fs->group_desc_count; g++)
+		d += ext2fs_bg_free_blocks_count(t->fs, g);
+	t->live_kfree = k;
+	t->live_dfree = d * EXT2FS_CLUSTER_RATIO(t->fs);
+	t->live_at = mono_now();
+}
+
+static void draw_live(struct tui *t, int x)
+{
+	char buf[96];
+	int len, right = t->cols - (t->scanning ? 24 : t->scan_cancelled ?
+				    28 : 0);
+
+	if (t->live_kfree >= 0)
+		snprintf(buf, sizeof(buf), " LIVE free: kernel %lld, disk "
+			 "%lld (r) ", t->live_kfree, t->live_dfree);
+	else
+		snprintf(buf, sizeof(buf), " LIVE (kernel view unreadable) ");
+	len = (int)strlen(buf);
+	if (right - len < x)
+		len = 6;	/* " LIVE " alone */
+	if (right - len >= x)
+		tui_text(t, 0, right - len, len, R_TAB_ACTIVE, "%.*s", len,
+			 buf);
+}
+
 static void draw_tabs(struct tui *t)
 {
 	int i, x = 0;
@@ -148,6 +201,8 @@ static void draw_tabs(struct tui *t)
 		tui_text(t, 0, t->cols - 26, 26, R_TAB,
 			 "scan cancelled: R resumes");
 	}
+	if (t->s->live)
+		draw_live(t, x);
 }
 
 static void draw_too_small(struct tui *t)
@@ -369,6 +424,16 @@ static void global_action(struct tui *t, enum tui_action a)
 	case ACT_REDRAW:
 		clear();
 		break;
+	case ACT_LIVE_REFRESH:
+		if (!t->s->live) {
+			tui_message(t, 0, "not live: the filesystem is not "
+				    "mounted");
+			break;
+		}
+		live_refresh(t);
+		tui_message(t, 0, "kernel view read again (\":live status\" "
+			    "and \":live groups\" compare it with the disk)");
+		break;
 	default:
 		break;
 	}
@@ -467,7 +532,8 @@ static int next_key(struct tui *t)
 		if (ch != ERR)
 			return ch;
 	}
-	timeout(t->scanning || (t->keys && *t->keys) ? 0 : -1);
+	timeout(t->scanning || (t->keys && *t->keys) ? 0 :
+		t->s->live ? TUI_LIVE_SECONDS * 1000 : -1);
 	return getch();
 }
 
@@ -483,6 +549,11 @@ static void loop(struct tui *t)
 		if (ch == ERR) {
 			if (t->scanning)
 				dirty = scan_idle(t);
+			if (t->s->live &&
+			    mono_now() - t->live_at >= TUI_LIVE_SECONDS) {
+				live_refresh(t);
+				dirty = 1;
+			}
 			continue;
 		}
 		on_key(t, ch);
@@ -552,6 +623,7 @@ int tui_main(struct session *s, const char *keys)
 	for (i = 0; i < TUI_NVIEWS; i++)
 		if (views[i]->init)
 			views[i]->init(t);
+	live_refresh(t);
 	scan_start(t);
 	loop(t);
 	draw(t);

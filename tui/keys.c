@@ -50,6 +50,8 @@ const struct tui_key tui_global_keys[] = {
 	{'m', "m", ACT_SHOW_MAP, "show the selection on the group map"},
 	{'\'', "'", ACT_JUMP_BACK, "jump back to where the last jump started"},
 	{'t', "t", ACT_THEME, "next colour theme (dark, light)"},
+	{'r', "r F5", ACT_LIVE_REFRESH, "live mode: read the kernel's view again (also every 5 s)"},
+	{KEY_F(5), NULL, ACT_LIVE_REFRESH, NULL},
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},
 	{CTRL('l'), "C-l", ACT_REDRAW, "redraw the screen"},
 	{0, NULL, ACT_NONE, NULL},

@@ -13,6 +13,7 @@
 #define TUI_MIN_COLS	64
 #define TUI_MIN_ROWS	16
 #define TUI_NVIEWS	7
+#define TUI_LIVE_SECONDS 5
 
 /* Colour roles (tui/theme.c maps them to colours and attributes). */
 enum tui_role {
@@ -28,7 +29,7 @@ enum tui_action {
 	ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4, ACT_VIEW5, ACT_VIEW6, ACT_VIEW7,
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
 	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
-	ACT_RESCAN, ACT_SHOW_MAP,
+	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH,
 	/* view-specific */
 	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
 	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
@@ -118,6 +119,10 @@ struct tui {
 	struct strbuf partial;
 	int lines_top;		/* lines scrolled back from the end */
 	struct tui_names *names;	/* inode -> parent (names.c) */
+	/* Live mode (a mounted filesystem): the kernel's free count, read
+	 * again on 'r' and every TUI_LIVE_SECONDS; -1 when unreadable. */
+	long long live_kfree, live_dfree;
+	double live_at;
 };
 
 /* app.c */

@@ -1,0 +1,394 @@
+/* trace.c - the ext4 allocator tracepoints of one device, recorded in a
+ * private tracefs instance (instances/e2layout-PID), read back and parsed:
+ * allocations with their goals, and mark_inode_dirty counted per inode. */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
+};
+
+static const char *const events[] = {
+	"ext4_mballoc_alloc", "ext4_mballoc_prealloc", "ext4_request_blocks",
+	"ext4_allocate_blocks", "ext4_mark_inode_dirty", NULL
+};
+
+static const char *tracefs_root(void)
+{
+	char p[PATH_MAX];
+	int i;
+
+	for (i = 0; tracefs_dirs[i]; i++) {
+		snprintf(p, sizeof(p), "%s/instances", tracefs_dirs[i]);
+		if (!access(p, F_OK))
+			return tracefs_dirs[i];
+	}
+	return NULL;
+}
+
+errcode_t trace_available(char *why, size_t len)
+{
+	const char *root;
+	char p[PATH_MAX];
+	int i;
+
+	if (geteuid() != 0) {
+		snprintf(why, len, "recording the allocator needs root (the "
+			 "kernel's tracing is root-only)");
+		return EPERM;
+	}
+	root = tracefs_root();
+	if (!root) {
+		snprintf(why, len, "tracefs is not mounted (mount -t tracefs "
+			 "nodev /sys/kernel/tracing)");
+		return ENOENT;
+	}
+	for (i = 0; events[i]; i++) {
+		snprintf(p, sizeof(p), "%s/events/ext4/%s", root, events[i]);
+		if (access(p, F_OK)) {
+			snprintf(why, len, "the kernel has no ext4:%s "
+				 "tracepoint (%s)", events[i], p);
+			return ENOENT;
+		}
+	}
+	return 0;
+}
+
+static errcode_t put(const char *dir, const char *file, const char *val)
+{
+	char p[PATH_MAX + 128];
+	size_t n = strlen(val);
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, n) != (ssize_t)n) {
+		int e = errno ? errno : EIO;
+
+		close(fd);
+		return e;
+	}
+	return close(fd) ? errno : 0;
+}
+
+/* Turns every event of the instance off (best effort). */
+static void events_off(const char *dir)
+{
+	char f[128];
+	int i;
+
+	put(dir, "tracing_on", "0");
+	for (i = 0; events[i]; i++) {
+		snprintf(f, sizeof(f), "events/ext4/%s/enable", events[i]);
+		put(dir, f, "0");
+	}
+}
+
+errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
+		      size_t len)
+{
+	const char *root;
+	char f[128], filt[64];
+	errcode_t err;
+	int i;
+
+	memset(ts, 0, sizeof(*ts));
+	err = trace_available(why, len);
+	if (err)
+		return err;
+	root = tracefs_root();
+	snprintf(ts->dir, sizeof(ts->dir), "%s/instances/e2layout-%ld", root,
+		 (long)getpid());
+	if (mkdir(ts->dir, 0700) && errno != EEXIST) {
+		err = errno;
+		snprintf(why, len, "cannot create the tracing instance %s: %s",
+			 ts->dir, strerror(errno));
+		return err;
+	}
+	ts->active = 1;
+	put(ts->dir, "tracing_on", "0");
+	put(ts->dir, "buffer_size_kb", "8192");	/* per CPU; ours alone */
+	snprintf(filt, sizeof(filt), "dev == %llu", (unsigned long long)kdev);
+	for (i = 0; events[i]; i++) {
+		snprintf(f, sizeof(f), "events/ext4/%s/filter", events[i]);
+		err = put(ts->dir, f, filt);
+		if (!err) {
+			snprintf(f, sizeof(f), "events/ext4/%s/enable",
+				 events[i]);
+			err = put(ts->dir, f, "1");
+		}
+		if (err) {
+			snprintf(why, len, "cannot enable ext4:%s in %s: %s",
+				 events[i], ts->dir, strerror(err));
+			events_off(ts->dir);
+			rmdir(ts->dir);
+			ts->active = 0;
+			return err;
+		}
+	}
+	return put(ts->dir, "tracing_on", "1");
+}
+
+/* --- parsing --- */
+
+static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
+{
+	size_t i, mask;
+
+	if ((r->ndirty + 1) * 2 > r->dcap) {
+		size_t ncap = r->dcap ? r->dcap * 2 : 256, j;
+		struct trace_dirty *nd = calloc(ncap, sizeof(*nd));
+
+		if (!nd)
+			return NULL;
+		for (j = 0; j < r->dcap; j++) {
+			if (!r->dirty[j].count)
+				continue;
+			i = (r->dirty[j].ino * 0x9E3779B97F4A7C15ULL) &
+			    (ncap - 1);
+			while (nd[i].count)
+				i = (i + 1) & (ncap - 1);
+			nd[i] = r->dirty[j];
+		}
+		free(r->dirty);
+		r->dirty = nd;
+		r->dcap = ncap;
+	}
+	mask = r->dcap - 1;
+	i = (ino * 0x9E3779B97F4A7C15ULL) & mask;
+	while (r->dirty[i].count && r->dirty[i].ino != ino)
+		i = (i + 1) & mask;
+	if (!r->dirty[i].count) {
+		r->dirty[i].ino = ino;
+		r->ndirty++;
+	}
+	return &r->dirty[i];
+}
+
+/* The last mballoc record per inode, waiting for its allocate_blocks. */
+struct pending {
+	__u64 ino;
+	int prealloc;
+	unsigned scanned;
+	char cr[32];
+};
+
+static void parse_line(struct trace_rec *r, const char *line,
+		       struct pending *pend, size_t *npend)
+{
+	const char *ev = strstr(line, ": ext4_"), *p;
+	unsigned long long ino, block, goal;
+	unsigned len, lblk, scanned;
+	char cr[32];
+	size_t i;
+
+	if (!ev)
+		return;
+	ev += 2;
+	p = strchr(ev, ':');
+	if (!p)
+		return;
+	p += 2;
+	if (!strncmp(ev, "ext4_mark_inode_dirty:", 22)) {
+		struct trace_dirty *d;
+
+		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1)
+			return;
+		r->dirty_events++;
+		d = dirty_slot(r, ino);
+		if (d)
+			d->count++;
+	} else if (!strncmp(ev, "ext4_request_blocks:", 20)) {
+		r->requests++;
+	} else if (!strncmp(ev, "ext4_mballoc_alloc:", 19) ||
+		   !strncmp(ev, "ext4_mballoc_prealloc:", 22)) {
+		int pre = ev[13] == 'p';
+		const char *q;
+
+		if (sscanf(p, "dev %*d,%*d inode %llu", &ino) != 1)
+			return;
+		pre ? r->prealloc++ : r->mballoc++;
+		scanned = 0;
+		cr[0] = 0;
+		q = strstr(p, " grps ");
+		if (q)
+			sscanf(q, " grps %u cr %31s", &scanned, cr);
+		for (i = 0; i < *npend && pend[i].ino != ino; i++)
+			;
+		if (i == *npend) {
+			if (*npend == 64)
+				i = 0;	/* forget the oldest slot */
+			else
+				(*npend)++;
+		}
+		pend[i].ino = ino;
+		pend[i].prealloc = pre;
+		pend[i].scanned = scanned;
+		snprintf(pend[i].cr, sizeof(pend[i].cr), "%s",
+			 strncmp(cr, "CR_", 3) ? cr : cr + 3);
+	} else if (!strncmp(ev, "ext4_allocate_blocks:", 21)) {
+		struct trace_alloc *a;
+		const char *q = strstr(p, " len ");
+
+		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1 || !q ||
+		    sscanf(q, " len %u block %llu lblk %u goal %llu", &len,
+			   &block, &lblk, &goal) != 4)
+			return;
+		if (r->nallocs == r->acap) {
+			size_t ncap = r->acap ? r->acap * 2 : 64;
+			struct trace_alloc *na = realloc(r->allocs,
+						ncap * sizeof(*na));
+			if (!na)
+				return;
+			r->allocs = na;
+			r->acap = ncap;
+		}
+		a = &r->allocs[r->nallocs++];
+		memset(a, 0, sizeof(*a));
+		a->ino = ino;
+		a->len = len;
+		a->block = block;
+		a->lblk = lblk;
+		a->goal = goal;
+		for (i = 0; i < *npend; i++) {
+			if (pend[i].ino != ino)
+				continue;
+			a->mb = 1;
+			a->prealloc = pend[i].prealloc;
+			a->scanned = pend[i].scanned;
+			memcpy(a->cr, pend[i].cr, sizeof(a->cr));
+			pend[i] = pend[--(*npend)];
+			break;
+		}
+	}
+}
+
+static int by_count(const void *x, const void *y)
+{
+	const struct trace_dirty *a = x, *b = y;
+
+	if (a->count != b->count)
+		return a->count < b->count ? 1 : -1;
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
+{
+	char p[PATH_MAX + 16];
+	struct pending pend[64];
+	size_t npend = 0, i, j;
+	char *line = NULL;
+	size_t cap = 0;
+	errcode_t err = 0;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	if (!ts->active)
+		return EINVAL;
+	put(ts->dir, "tracing_on", "0");
+	snprintf(p, sizeof(p), "%s/trace", ts->dir);
+	f = fopen(p, "r");
+	if (!f) {
+		err = errno;
+	} else {
+		while (getline(&line, &cap, f) > 0) {
+			unsigned long in, written;
+
+			if (line[0] == '#') {
+				if (sscanf(line, "# entries-in-buffer/"
+					   "entries-written: %lu/%lu", &in,
+					   &written) == 2 && written > in)
+					r->lost = written - in;
+				continue;
+			}
+			parse_line(r, line, pend, &npend);
+		}
+		free(line);
+		fclose(f);
+	}
+	events_off(ts->dir);
+	if (rmdir(ts->dir) && !err)
+		err = errno;
+	ts->active = 0;
+	/* compact the hash table and sort it */
+	for (i = j = 0; i < r->dcap; i++)
+		if (r->dirty[i].count)
+			r->dirty[j++] = r->dirty[i];
+	if (j)
+		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
+	r->ndirty = j;
+	return err;
+}
+
+void trace_rec_free(struct trace_rec *r)
+{
+	free(r->allocs);
+	free(r->dirty);
+	memset(r, 0, sizeof(*r));
+}
+
+dgrp_t trace_group(ext2_filsys fs, blk64_t blk)
+{
+	blk64_t first = fs->super->s_first_data_block;
+
+	if (blk < first)
+		return 0;
+	return (dgrp_t)((blk - first) / EXT2_BLOCKS_PER_GROUP(fs->super));
+}
+
+dgrp_t trace_flex(ext2_filsys fs, dgrp_t group)
+{
+	if (!ext2fs_has_feature_flex_bg(fs->super))
+		return group;
+	return group >> fs->super->s_log_groups_per_flex;
+}
+
+void trace_summarize(ext2_filsys fs, const struct trace_rec *rec,
+		     struct trace_summary *sum)
+{
+	dgrp_t ng = fs->group_desc_count, lastflex = (dgrp_t)~0U;
+	double total = 0;
+	size_t i;
+	unsigned char *g = calloc(ng ? ng : 1, 1);
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < rec->nallocs; i++) {
+		const struct trace_alloc *a = &rec->allocs[i];
+		blk64_t d = a->block > a->goal ? a->block - a->goal
+					       : a->goal - a->block;
+		dgrp_t grp = trace_group(fs, a->block);
+
+		sum->allocs++;
+		sum->blocks += a->len;
+		if (!d)
+			sum->at_goal++;
+		total += (double)d;
+		if (d > sum->max_distance)
+			sum->max_distance = d;
+		if (g && grp < ng && !g[grp]) {
+			g[grp] = 1;
+			sum->groups++;
+		}
+	}
+	if (sum->allocs)
+		sum->mean_distance = total / (double)sum->allocs;
+	for (i = 0; g && i < ng; i++) {
+		dgrp_t fl = trace_flex(fs, (dgrp_t)i);
+
+		if (g[i] && fl != lastflex) {
+			sum->flexes++;
+			lastflex = fl;
+		}
+	}
+	free(g);
+}
