@@ -3,6 +3,7 @@
 #   make demo       build, make demo.img if missing, open it
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each
 #   make compat     just the debugfs compatibility harness and its table
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make deps       apt-get what the build and tests need (when missing)
@@ -16,7 +17,7 @@ CC	?= cc
 PKGS_CORE := ext2fs e2p com_err
 DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
-	     hyperfine time jq
+	     hyperfine time jq clang
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -54,8 +55,7 @@ TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan compat bench install clean \
-	unit-tests \
-	test-images
+	unit-tests test-images fuzz fuzz-build
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -110,6 +110,36 @@ bench: $(BIN)
 demo: $(BIN)
 	@test -f demo.img || ./$(BIN) mkdemo demo.img
 	./$(BIN) demo.img
+
+# libFuzzer harnesses (tests/fuzz/): the core rebuilt with clang's coverage
+# instrumentation and sanitizers, beside $(BUILD).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -I. $(PKG_CFLAGS) -g -O1 \
+		-fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=undefined
+FUZZ_CORE    := $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_GEN     := $(FUZZ_DIR)/gen/cmd_table.o $(FUZZ_DIR)/gen/help_data.o
+FUZZ_BINS    := $(FUZZ_DIR)/fuzz_image $(FUZZ_DIR)/fuzz_cmdline
+
+$(FUZZ_CORE): $(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_GEN): $(FUZZ_DIR)/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icore -c -o $@ $<
+
+$(FUZZ_BINS): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h \
+		$(FUZZ_CORE) $(FUZZ_GEN)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_CORE) \
+		$(FUZZ_GEN) $(CORE_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run_fuzz.sh $(abspath $(FUZZ_DIR)) $(FUZZ_SECONDS)
 
 deps:
 	@missing=""; for p in $(DEB_DEPS); do \

@@ -1,0 +1,38 @@
+/* dfs_wr.h - helpers shared by the debugfs-compatible write requests
+ * (write, mkdir, rm, link...): what debugfs's own make_link, unlink and
+ * kill_file do, with its messages. */
+#ifndef E2L_DFS_WR_H
+#define E2L_DFS_WR_H
+
+#include "session.h"
+
+/*
+ * Gets the filesystem ready for a write request: both bitmaps loaded (debugfs
+ * reads them when it opens), derived models dropped, and libext2fs's clock
+ * set from set_current_time.  Returns 0, or 1 after printing why not.
+ */
+int dfs_wr_begin(struct session *s, const char *who);
+
+/* The time debugfs stamps new inodes and deletions with. */
+__u32 dfs_wr_time(struct session *s);
+
+/* The directory entry file type for an inode mode (0 when unknown). */
+int dfs_wr_file_type(unsigned mode);
+
+/* Writes an inode: "CMD: ERR while writing inode N" on failure. */
+int dfs_wr_write_inode(struct session *s, ext2_ino_t ino,
+		       struct ext2_inode *inode, const char *cmd);
+
+/* debugfs's make_link: links source (a file spec) as dest. */
+void dfs_wr_make_link(struct session *s, char *source, char *dest);
+
+/* debugfs's unlink_file_by_name (filename is cut at its last '/'). */
+void dfs_wr_unlink_by_name(struct session *s, char *filename);
+
+/* debugfs's kill_file_by_inode: sets dtime, frees blocks and the inode. */
+void dfs_wr_kill_inode(struct session *s, ext2_ino_t ino);
+
+/* Decodes C escapes in place, stopping at a '"'; returns the length. */
+size_t dfs_wr_parse_c_string(char *str);
+
+#endif
