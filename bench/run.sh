@@ -164,11 +164,10 @@ if want relocate; then
 		 awk '$6 == "-" && $9 == "-" { print $8; exit }')
 	skip=$((jstart * 4096 / 1048576))
 	seek=$(( $(stat -c %s "$JFRAG") / 1048576 / 4 ))	# the emptied half
-	# The request as the issue names it, else the editor's plan + apply.
-	RELOC="$E2L -w --no-undo -R 'journal relocate' $COPY"
+	# The request as the issue names it: on a -w session it plans,
+	# applies (here without an undo file, as dd keeps none) and verifies.
+	RELOC="$E2L -w -R 'journal relocate --no-undo' $COPY"
 	probe relocate "$RELOC" "cp --sparse=always $JFRAG $COPY"
-	[ "$PROBE" = na ] &&
-		RELOC="printf 'journal_relocate\\napply --no-undo\\n' | $E2L -w -f - $COPY"
 	pair relocate "journal relocate ($J_MIB MiB journal)" \
 		"-G 512, $JFRAG_HOW" 2 "<= 2x" "$RELOC" "dd $J_MIB MiB" \
 		"dd if=$COPY of=$COPY bs=1M count=$J_MIB skip=$skip seek=$seek conv=notrunc,fsync status=none" \
