@@ -25,6 +25,15 @@ case "$ver" in
 *)	echo "the oracle must be debugfs 1.47.0, found: $ver"; exit 77 ;;
 esac
 images=$(ls "$E2L_IMAGES"/*.img 2>/dev/null)
+# Under the sanitizer build the point is memory errors, not identity, which
+# the plain build proves on every image: a few images keep it quick
+# (E2L_COMPAT_ALL=1 runs them all), and STATUS.md is left alone.
+case "${E2L_BUILD:-}" in *asan*) san=1 ;; *) san= ;; esac
+if [ -n "$san" ] && [ -z "${E2L_COMPAT_ALL:-}" ]; then
+	images=$(for n in ext4 ext2-1k bigalloc inline; do
+		ls "$E2L_IMAGES/$n.img" 2>/dev/null; done)
+	san=subset
+fi
 if [ -z "$images" ]; then
 	echo "no test images in $E2L_IMAGES"
 	exit 77
@@ -216,7 +225,7 @@ update_status() {
 	fi
 	grep -c '| supported |' "$status" | sed 's/$/ debugfs requests proven identical (see debugfs-compat\/STATUS.md)/'
 }
-[ "$reqdir" = "$here/requests" ] && update_status
+[ "$reqdir" = "$here/requests" ] && [ "$san" != subset ] && update_status
 
 if [ $ndiff -ne 0 ]; then
 	echo "$ndiff problem(s): cases differing from debugfs 1.47.0, or claims not proven"
