@@ -18,4 +18,4 @@ make -s -C "$top" BUILD="$E2L_BUILD" SAN=1 fuzz-build >"$E2L_BUILD/fuzz-build.lo
 	echo "fuzz harnesses failed to build"
 	exit 1
 }
-exec sh "$top/tests/fuzz/run_fuzz.sh" "$E2L_BUILD/fuzz" "${FUZZ_SMOKE_SECONDS:-10}"
+exec sh "$top/tests/fuzz/run_fuzz.sh" "$E2L_BUILD/fuzz" "${FUZZ_SMOKE_SECONDS:-5}"
