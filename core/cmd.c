@@ -122,14 +122,29 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 	return 0;
 }
 
+/* "journal relocate ..." runs journal_relocate when there is one. */
+static const struct cmd_entry *find_two_words(int argc, char **argv)
+{
+	char name[64];
+
+	if (argc < 2 || snprintf(name, sizeof(name), "%s_%s", argv[0],
+				 argv[1]) >= (int)sizeof(name))
+		return NULL;
+	return cmd_find(name);
+}
+
 int cmd_run_argv(struct session *s, int argc, char **argv)
 {
 	const struct cmd_entry *c;
-	int status;
+	int status, shift = 0;
 
 	if (argc < 1)
 		return CMD_OK;
-	c = cmd_find(argv[0]);
+	c = find_two_words(argc, argv);
+	if (c)
+		shift = 1;
+	else
+		c = cmd_find(argv[0]);
 	sink_command_begin(s->out, argc, argv);
 	if (!c) {
 		if (dfs_request_find(argv[0]))
@@ -145,7 +160,8 @@ int cmd_run_argv(struct session *s, int argc, char **argv)
 		status = CMD_FAIL;
 	} else {
 		cmd_reset_getopt();
-		status = c->run(s, argc, argv) ? CMD_FAIL : CMD_OK;
+		status = c->run(s, argc - shift, argv + shift) ? CMD_FAIL
+							       : CMD_OK;
 	}
 	sink_command_end(s->out, status, argc, argv);
 	if (status != CMD_OK)

@@ -2,6 +2,7 @@
  * commands need only when they first need it. */
 #include "session.h"
 #include "owner.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -140,6 +141,8 @@ errcode_t session_close(struct session *s)
 {
 	errcode_t err = 0, e;
 
+	plan_free(s->plan);
+	s->plan = NULL;
 	if (!s->fs)
 		return 0;
 	session_invalidate(s);

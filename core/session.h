@@ -21,6 +21,7 @@
 #define NEED_BITMAPS		(NEED_BLOCK_BITMAP | NEED_INODE_BITMAP)
 
 struct owner_index;	/* core/owner.c */
+struct plan;		/* core/plan.h: the editor's current plan */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -34,6 +35,7 @@ struct session {
 	time_t now;		/* set_current_time; 0 means the real clock */
 	unsigned loaded;	/* NEED_* bits already satisfied */
 	struct owner_index *owners;	/* built on first use */
+	struct plan *plan;	/* current layout plan, or NULL */
 	int failed;		/* any command failed (for the exit status) */
 	bool quit;		/* quit requested */
 };

@@ -1,0 +1,228 @@
+/* cmd_plan.c - the session's current plan: `plan show|save|load|drop` and
+ * `apply [FILE]`, which applies it with an undo file and verifies it. */
+#include "cmd.h"
+#include "plan.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Every plan of a chain (evacuate makes several). */
+static void plan_show_all(struct session *s, const struct plan *p)
+{
+	if (!p->next) {
+		plan_show(s, p);
+		return;
+	}
+	json_arr_begin(s->out, "plans");
+	for (; p; p = p->next) {
+		json_obj_begin(s->out, NULL);
+		plan_show(s, p);
+		json_obj_end(s->out);
+	}
+	json_arr_end(s->out);
+}
+
+static void json_cb(void *ctx, enum sink_chan chan, const char *buf,
+		    size_t len)
+{
+	struct session *s = ctx;
+
+	if (chan == SINK_OUT)
+		out_write(s->out, buf, len);
+	else
+		out_errtext(s->out, "%.*s", (int)len, buf);
+}
+
+/* `plan show --json` in a text session: one JSON document of its own. */
+static void show_json(struct session *s, int argc, char **argv)
+{
+	struct session t = *s;
+	struct sink js;
+
+	sink_init_cb(&js, SINK_JSON, json_cb, s);
+	t.out = &js;
+	sink_command_begin(&js, argc, argv);
+	plan_show_all(&t, s->plan);
+	sink_command_end(&js, CMD_OK, argc, argv);
+	sink_free(&js);
+}
+
+static int do_plan(struct session *s, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "show";
+	struct plan *p;
+	char why[128];
+	errcode_t err;
+
+	if (!strcmp(sub, "load") && argc == 3) {
+		err = plan_load(argv[2], &p, why, sizeof(why));
+		if (err) {
+			out_error(s->out, "plan", 0, "%s: %s", argv[2], why);
+			return CMD_FAIL;
+		}
+		plan_free(s->plan);
+		s->plan = p;
+		out_printf(s->out, "loaded a %s plan for inode %u from %s\n",
+			   p->kind, p->ino, argv[2]);
+		return CMD_OK;
+	}
+	if (!strcmp(sub, "drop") && argc == 2) {
+		plan_free(s->plan);
+		s->plan = NULL;
+		return CMD_OK;
+	}
+	if (strcmp(sub, "show") && strcmp(sub, "save")) {
+		out_error(s->out, "plan", 0, "Usage: plan [show [--json] | "
+			  "save FILE | load FILE | drop]");
+		return CMD_FAIL;
+	}
+	if (!s->plan) {
+		out_error(s->out, "plan", 0, "there is no current plan (make "
+			  "one with journal_relocate or defrag, or plan load "
+			  "FILE)");
+		return CMD_FAIL;
+	}
+	if (!strcmp(sub, "save")) {
+		if (argc != 3) {
+			out_error(s->out, "plan", 0, "Usage: plan save FILE");
+			return CMD_FAIL;
+		}
+		err = plan_save(s->plan, argv[2]);
+		if (err) {
+			out_error(s->out, "plan", err, "while writing %s",
+				  argv[2]);
+			return CMD_FAIL;
+		}
+		out_printf(s->out, "plan saved to %s\n", argv[2]);
+		return CMD_OK;
+	}
+	if (argc == 3 && !strcmp(argv[2], "--json") && !sink_is_json(s->out))
+		show_json(s, argc, argv);
+	else if (argc == 2 || (argc == 3 && !strcmp(argv[2], "--json")))
+		plan_show_all(s, s->plan);
+	else {
+		out_error(s->out, "plan", 0, "Usage: plan show [--json]");
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_plan = {
+	.name = "plan",
+	.synopsis = "plan [show [--json] | save FILE | load FILE | drop]",
+	.summary = "Preview, save or load the current layout plan",
+	.options = "show save load drop --json",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.complete = COMPLETE_HOST_PATH,
+	.run = do_plan,
+};
+
+/* IMAGE's directory (or $E2LAYOUT_UNDO_DIR, or /var/tmp for devices). */
+static char *undo_default(struct session *s)
+{
+	const char *dir = getenv("E2LAYOUT_UNDO_DIR");
+	char *copy = strdup(s->device), *base, *d, *path = NULL;
+	char stamp[32];
+	struct stat st;
+	time_t now = time(NULL);
+
+	if (!copy)
+		return NULL;
+	base = basename(copy);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	if (!dir || !*dir) {
+		if (!stat(s->device, &st) && S_ISREG(st.st_mode)) {
+			d = strdup(s->device);
+			if (d && asprintf(&path, "%s/e2layout-%s-%s.e2undo",
+					  dirname(d), base, stamp) < 0)
+				path = NULL;
+			free(d);
+			free(copy);
+			return path;
+		}
+		dir = "/var/tmp";
+	}
+	if (asprintf(&path, "%s/e2layout-%s-%s.e2undo", dir, base, stamp) < 0)
+		path = NULL;
+	free(copy);
+	return path;
+}
+
+static int do_apply(struct session *s, int argc, char **argv)
+{
+	struct plan *loaded = NULL, *p, *q;
+	const char *file = NULL, *undo = NULL;
+	char *undo_alloc = NULL, why[128];
+	int i, no_undo = 0, rc = CMD_FAIL;
+	errcode_t err;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-undo"))
+			no_undo = 1;
+		else if (!strcmp(argv[i], "--undo") && i + 1 < argc)
+			undo = argv[++i];
+		else if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else {
+			out_error(s->out, "apply", 0, "Usage: apply [FILE] "
+				  "[--no-undo | --undo UNDOFILE]");
+			return CMD_FAIL;
+		}
+	}
+	if (file) {
+		err = plan_load(file, &loaded, why, sizeof(why));
+		if (err) {
+			out_error(s->out, "apply", 0, "%s: %s", file, why);
+			return CMD_FAIL;
+		}
+	}
+	p = loaded ? loaded : s->plan;
+	if (!p) {
+		out_error(s->out, "apply", 0, "there is no current plan; make "
+			  "one first (journal_relocate, defrag) or name a plan "
+			  "file");
+		return CMD_FAIL;
+	}
+	if (s->undo_file)
+		undo = s->undo_file;	/* -z: the session already records */
+	else if (!no_undo && !undo)
+		undo = undo_alloc = undo_default(s);
+	if (no_undo)
+		undo = NULL;
+	err = plan_apply(s, p, s->undo_file ? NULL : undo);
+	if (err)
+		goto out;
+	out_printf(s->out, "applied the %s plan for inode %u\n", p->kind,
+		   p->ino);
+	if (undo)
+		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
+			   "%s)\n", undo, undo, s->device);
+	if (sink_is_json(s->out))
+		json_str(s->out, "undo_file", undo);
+	rc = CMD_OK;
+	for (q = p; q; q = q->next)
+		if (plan_verify(s, q))
+			rc = CMD_FAIL;
+out:
+	if (p == s->plan && rc == CMD_OK) {
+		plan_free(s->plan);
+		s->plan = NULL;
+	}
+	plan_free(loaded);
+	free(undo_alloc);
+	return rc;
+}
+
+const struct cmd_entry cmd_apply = {
+	.name = "apply",
+	.synopsis = "apply [FILE] [--no-undo | --undo UNDOFILE]",
+	.summary = "Apply the current (or a saved) plan safely, then verify",
+	.options = "--no-undo --undo",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.complete = COMPLETE_HOST_PATH,
+	.run = do_apply,
+};

@@ -1,0 +1,400 @@
+/* cmd_relocate.c - `journal_relocate`, `defrag` and `evacuate`: plans that
+ * move inodes' blocks into contiguous free runs (evacuate: every inode out
+ * of a block range), previewed and kept as the session's current plan for
+ * `apply`. */
+#include "cmd.h"
+#include "dfs_util.h"
+#include "owner.h"
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses --goal/--group/--middle/--start; 0 ok, 1 bad, -1 not ours. */
+static int parse_goal(struct session *s, const char *who, int argc,
+		      char **argv, int *i, blk64_t *goal)
+{
+	ext2_filsys fs = s->fs;
+	unsigned long long v;
+	char *end;
+
+	if (!strcmp(argv[*i], "--middle")) {
+		*goal = ext2fs_blocks_count(fs->super) / 2;
+		return 0;
+	}
+	if (!strcmp(argv[*i], "--start")) {
+		*goal = fs->super->s_first_data_block;
+		return 0;
+	}
+	if (strcmp(argv[*i], "--goal") && strcmp(argv[*i], "--group"))
+		return -1;
+	if (*i + 1 >= argc) {
+		out_error(s->out, who, 0, "%s needs a number", argv[*i]);
+		return 1;
+	}
+	v = strtoull(argv[*i + 1], &end, 0);
+	if (!*argv[*i + 1] || *end) {
+		out_error(s->out, who, 0, "bad number: %s", argv[*i + 1]);
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--group")) {
+		if (v >= fs->group_desc_count) {
+			out_error(s->out, who, 0, "no group %llu (the "
+				  "filesystem has %u)", v,
+				  fs->group_desc_count);
+			return 1;
+		}
+		v = ext2fs_group_first_block2(fs, v);
+	} else if (v >= ext2fs_blocks_count(fs->super)) {
+		out_error(s->out, who, 0, "block %llu is past the end of the "
+			  "filesystem", v);
+		return 1;
+	}
+	*goal = v;
+	(*i)++;
+	return 0;
+}
+
+static int finish(struct session *s, struct plan *p)
+{
+	plan_free(s->plan);
+	s->plan = p;
+	plan_show(s, p);
+	if (!sink_is_json(s->out))
+		out_printf(s->out, "Nothing is written yet: `apply` carries "
+			   "the plan out (needs -w), `plan save FILE` keeps "
+			   "it.\n");
+	return CMD_OK;
+}
+
+/* The journal must be internal and clean (nothing to replay). */
+static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
+{
+	ext2_filsys fs = s->fs;
+	__u32 *jsb;	/* big-endian words: magic @0, s_start @28 */
+	blk64_t pblk = 0;
+	char *buf;
+	errcode_t err;
+	int bad = 1;
+
+	if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+		out_error(s->out, "journal_relocate", 0, "the journal needs "
+			  "recovery; run e2fsck first");
+		return 0;
+	}
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return 0;
+	err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &pblk);
+	if (!err && pblk)
+		err = io_channel_read_blk64(fs->io, pblk, 1, buf);
+	jsb = (__u32 *)buf;
+	if (err || !pblk)
+		out_error(s->out, "journal_relocate", err, "while reading the "
+			  "journal superblock");
+	else if (ext2fs_be32_to_cpu(jsb[0]) != 0xc03b3998U)
+		out_error(s->out, "journal_relocate", 0, "the journal "
+			  "superblock is damaged (bad magic)");
+	else if (want_resize && (ext2fs_be32_to_cpu(jsb[10]) & 0x20))
+		out_error(s->out, "journal_relocate", 0, "the journal has a "
+			  "fast-commit area; --size cannot resize it yet");
+	else if (jsb[7])
+		out_error(s->out, "journal_relocate", 0, "the journal is not "
+			  "empty (s_start != 0): it needs recovery first");
+	else
+		bad = 0;
+	free(buf);
+	return !bad;
+}
+
+static int do_journal_relocate(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t goal = ext2fs_blocks_count(fs->super) / 2, size = 0;
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	struct plan *p;
+	char *end;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
+		if (r > 0)
+			return CMD_FAIL;
+		if (!r)
+			continue;
+		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			size = strtoull(argv[++i], &end, 0);
+			if (*end == 'K' || *end == 'k')
+				size = (size << 10) / fs->blocksize, end++;
+			else if (*end == 'M' || *end == 'm')
+				size = (size << 20) / fs->blocksize, end++;
+			else if (*end == 'G' || *end == 'g')
+				size = (size << 30) / fs->blocksize, end++;
+			if (*end || size < 1024 || size >= (1ULL << 32)) {
+				out_error(s->out, argv[0], 0, "bad size: %s "
+					  "(BLOCKS, or a size with K, M or G; "
+					  "at least 1024 blocks)", argv[i]);
+				return CMD_FAIL;
+			}
+			continue;
+		}
+		out_error(s->out, argv[0], 0, "Usage: journal_relocate "
+			  "[--goal BLOCK | --group G | --middle | --start] "
+			  "[--size BLOCKS]");
+		return CMD_FAIL;
+	}
+	if (!ext2fs_has_feature_journal(fs->super) || !ino) {
+		out_error(s->out, argv[0], 0, "the filesystem has no internal "
+			  "journal");
+		return CMD_FAIL;
+	}
+	if (size) {
+		struct ext2_inode ji;
+
+		if (!ext2fs_read_inode(fs, ino, &ji) &&
+		    EXT2_I_SIZE(&ji) == size * fs->blocksize)
+			size = 0;	/* the size it has: a plain move */
+	}
+	if (!journal_clean(s, ino, size != 0))
+		return CMD_FAIL;
+	if (plan_build_move(s, "journal_relocate", ino, goal, size, &p))
+		return CMD_FAIL;
+	return finish(s, p);
+}
+
+const struct cmd_entry cmd_journal_relocate = {
+	.name = "journal_relocate",
+	.synopsis = "journal_relocate [--goal BLOCK | --group G | --middle | "
+		    "--start] [--size BLOCKS]",
+	.summary = "Plan moving the internal journal into one contiguous run",
+	.options = "--goal --group --middle --start --size",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.run = do_journal_relocate,
+};
+
+static int do_defrag(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	struct ext2_inode inode;
+	const char *file = NULL;
+	blk64_t goal = ~0ULL;
+	ext2_ino_t ino;
+	struct plan *p;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
+		if (r > 0)
+			return CMD_FAIL;
+		if (!r)
+			continue;
+		if (argv[i][0] == '-' || file) {
+			out_error(s->out, argv[0], 0, "Usage: defrag FILE "
+				  "[--goal BLOCK | --group G]");
+			return CMD_FAIL;
+		}
+		file = argv[i];
+	}
+	if (!file) {
+		out_error(s->out, argv[0], 0, "Usage: defrag FILE [--goal "
+			  "BLOCK | --group G]");
+		return CMD_FAIL;
+	}
+	ino = dfs_string_to_inode(s, file);
+	if (!ino || dfs_read_inode(s, ino, &inode, argv[0]))
+		return CMD_FAIL;
+	if (!LINUX_S_ISREG(inode.i_mode) || ino < EXT2_FIRST_INO(fs->super)) {
+		out_error(s->out, argv[0], 0, "%s is not a regular file", file);
+		return CMD_FAIL;
+	}
+	if (inode.i_flags & EXT4_INLINE_DATA_FL) {
+		out_error(s->out, argv[0], 0, "%s keeps its data inline in "
+			  "the inode; there is nothing to defragment", file);
+		return CMD_FAIL;
+	}
+	if (goal == ~0ULL)
+		goal = ext2fs_group_first_block2(fs,
+				ext2fs_group_of_ino(fs, ino));
+	if (plan_build_move(s, "defrag", ino, goal, 0, &p))
+		return CMD_FAIL;
+	if (p->nold <= 1 && p->nold_meta <= p->new_meta) {
+		out_printf(s->out, "%s is already in one contiguous run; "
+			   "nothing to do\n", file);
+		plan_free(p);
+		return CMD_OK;
+	}
+	return finish(s, p);
+}
+
+const struct cmd_entry cmd_defrag = {
+	.name = "defrag",
+	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]",
+	.summary = "Plan moving a file's blocks into one contiguous run",
+	.options = "--goal --group --middle --start",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.complete = COMPLETE_PATH,
+	.run = do_defrag,
+};
+
+/* What owns the range evacuate is asked to empty. */
+struct evac {
+	ext2_ino_t *inos;
+	size_t n, cap;
+	blk64_t fixed, xattr;
+	int oom;
+};
+
+static int evac_cb(const struct owner_run *run, void *arg)
+{
+	struct evac *e = arg;
+	ext2_ino_t *ni;
+	size_t i;
+
+	switch (run->cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+		return 0;
+	case OWN_FILE:
+	case OWN_DIR:
+	case OWN_MAPPING:
+	case OWN_JOURNAL:
+		if (!run->ino)
+			break;
+		for (i = 0; i < e->n; i++)
+			if (e->inos[i] == run->ino)
+				return 0;
+		if (e->n == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 16;
+			ni = realloc(e->inos, e->cap * sizeof(*ni));
+			if (!ni) {
+				e->oom = 1;
+				return 1;
+			}
+			e->inos = ni;
+		}
+		e->inos[e->n++] = run->ino;
+		return 0;
+	case OWN_XATTR:
+		e->xattr += run->len;
+		return 0;
+	default:
+		break;
+	}
+	e->fixed += run->len;
+	return 0;
+}
+
+static int parse_range(struct session *s, const char *who, int argc,
+		       char **argv, blk64_t *first, blk64_t *last)
+{
+	unsigned long long a, b;
+	char *end;
+
+	if (argc == 2) {
+		a = strtoull(argv[1], &end, 0);
+		if (*end != '-' || end == argv[1])
+			goto bad;
+		b = strtoull(end + 1, &end, 0);
+	} else if (argc == 3) {
+		a = strtoull(argv[1], &end, 0);
+		if (*end)
+			goto bad;
+		b = strtoull(argv[2], &end, 0);
+	} else {
+		goto bad;
+	}
+	if (*end || a > b || b >= ext2fs_blocks_count(s->fs->super))
+		goto bad;
+	*first = a;
+	*last = b;
+	return 0;
+bad:
+	out_error(s->out, who, 0, "Usage: evacuate FIRST-LAST (blocks within "
+		  "the filesystem, FIRST <= LAST)");
+	return 1;
+}
+
+static int do_evacuate(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap saved = NULL;
+	struct plan *chain = NULL, **tail = &chain, *p;
+	struct evac e = {0};
+	blk64_t first, last, moved = 0;
+	errcode_t err;
+	size_t i;
+	int rc = CMD_FAIL;
+
+	if (parse_range(s, argv[0], argc, argv, &first, &last))
+		return CMD_FAIL;
+	err = owner_index_build(s);
+	if (!err)
+		err = owner_for_range(s, first, last - first + 1, evac_cb, &e);
+	if (err || e.oom) {
+		out_error(s->out, argv[0], err ? err : ENOMEM, "while finding "
+			  "what owns blocks %llu-%llu",
+			  (unsigned long long)first, (unsigned long long)last);
+		goto out;
+	}
+	if (e.fixed || e.xattr) {
+		out_error(s->out, argv[0], 0, "blocks %llu-%llu hold %llu "
+			  "blocks of metadata that cannot move (superblocks, "
+			  "descriptors, bitmaps, inode tables, reserved or "
+			  "extended-attribute blocks); choose another range",
+			  (unsigned long long)first, (unsigned long long)last,
+			  (unsigned long long)(e.fixed + e.xattr));
+		goto out;
+	}
+	if (!e.n) {
+		out_printf(s->out, "blocks %llu-%llu are already free\n",
+			   (unsigned long long)first, (unsigned long long)last);
+		rc = CMD_OK;
+		goto out;
+	}
+	/* Plan every move with the range (and earlier targets) held. */
+	err = ext2fs_copy_bitmap(fs->block_map, &saved);
+	if (err)
+		goto out;
+	ext2fs_mark_block_bitmap_range2(fs->block_map, first,
+					last - first + 1);
+	for (i = 0; i < e.n; i++) {
+		if (e.inos[i] == fs->super->s_journal_inum &&
+		    !journal_clean(s, e.inos[i], 0))
+			goto restore;
+		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
+			goto restore;
+		p->chained = i > 0;
+		ext2fs_mark_block_bitmap_range2(fs->block_map, p->target,
+						p->target_len);
+		moved += p->target_len;
+		*tail = p;
+		tail = &p->next;
+	}
+	rc = CMD_OK;
+restore:
+	ext2fs_free_block_bitmap(fs->block_map);
+	fs->block_map = saved;
+	if (rc != CMD_OK)
+		goto out;
+	for (p = chain; p; p = p->next)
+		plan_show(s, p);
+	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
+		   "blocks; `apply` carries it out\n",
+		   (unsigned long long)first, (unsigned long long)last, e.n,
+		   e.n == 1 ? "" : "s", (unsigned long long)moved);
+	plan_free(s->plan);
+	s->plan = chain;
+	chain = NULL;
+out:
+	plan_free(chain);
+	free(e.inos);
+	return rc;
+}
+
+const struct cmd_entry cmd_evacuate = {
+	.name = "evacuate",
+	.synopsis = "evacuate FIRST-LAST",
+	.summary = "Plan moving every file out of a block range",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON,
+	.run = do_evacuate,
+};

@@ -1,0 +1,136 @@
+/* plan.h - layout plans: a list of steps (allocate, copy, write mapping,
+ * switch an inode, free) computed read-only, previewed, saved, then applied
+ * in a crash-safe order and verified.  See help/topics/plans.txt. */
+#ifndef E2L_PLAN_H
+#define E2L_PLAN_H
+
+#include "session.h"
+
+/* One physically contiguous data run of an inode. */
+struct plan_ext {
+	blk64_t lblk, pblk, len;
+	int uninit;			/* unwritten extent */
+};
+
+enum plan_step_kind {
+	STEP_COPY,		/* copy len blocks src -> dst */
+	STEP_WRITE_MAP,		/* write new mapping block(s) at dst */
+	STEP_ALLOC,		/* mark [dst, dst+len) in use */
+	STEP_SWITCH,		/* point the inode at the new mapping */
+	STEP_FREE,		/* release [src, src+len) */
+	STEP_ZERO,		/* zero [dst, dst+len) (a grown journal) */
+	STEP_KIND_MAX
+};
+
+struct plan_step {
+	enum plan_step_kind kind;
+	blk64_t src, dst, len;
+};
+
+/* What the filesystem looked like when the plan was made. */
+struct plan_fp {
+	__u32 wtime, mtime, mnt_count, generation, ctime;
+	__u64 free_blocks, free_inodes;
+	__u32 map_hash;			/* of the inode's mapping */
+	char uuid[37];
+};
+
+struct plan {
+	char kind[32];			/* "journal_relocate", "defrag" */
+	ext2_ino_t ino;
+	int extents;			/* extent-mapped (else block-mapped) */
+	blk64_t target, target_len;	/* the new run: data then mapping */
+	blk64_t new_size_blocks;	/* journal --size, else 0 */
+	struct plan_ext *old, *new;	/* mappings before and after */
+	size_t nold, nnew;
+	blk64_t *old_meta;		/* tree/indirect blocks to free */
+	size_t nold_meta;
+	blk64_t new_meta;		/* mapping blocks at the run's end */
+	__u64 set_size;			/* prealloc: i_size at least this */
+	char create_name[256];		/* prealloc: create this file in
+					   directory ino, then use it */
+	struct plan_step *steps;
+	size_t nsteps;
+	struct plan_fp fp;
+	int chained;			/* fp: only the inode is checked */
+	struct plan *next;		/* evacuate: plans applied in turn */
+};
+
+void plan_free(struct plan *p);
+
+/* The inode's current mapping (data runs, mapping blocks) and fingerprint. */
+errcode_t plan_read_map(ext2_filsys fs, ext2_ino_t ino, int *extents,
+			struct plan_ext **runs, size_t *nruns,
+			blk64_t **meta, size_t *nmeta);
+errcode_t plan_fingerprint(ext2_filsys fs, ext2_ino_t ino,
+			   struct plan_fp *fp);
+/* 0 when fs still matches p->fp; else prints why and returns nonzero. */
+int plan_check_fp(struct session *s, const struct plan *p);
+
+/*
+ * Builds a plan moving every data block of ino into one run at the first
+ * free run at or after goal (wrapping around), sized data+mapping.  On a
+ * full filesystem prints the largest free run and what evacuate would need.
+ */
+errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
+			  blk64_t goal, blk64_t new_size, struct plan **pp);
+
+/* Free run search: first run of at least len free blocks at/after goal. */
+errcode_t plan_find_free(ext2_filsys fs, blk64_t goal, blk64_t len,
+			 blk64_t *start, blk64_t *largest);
+
+/* Mapping blocks the new layout needs (0 when it fits in the inode). */
+blk64_t plan_meta_needed(ext2_filsys fs, int extents,
+			 const struct plan_ext *runs, size_t n);
+
+/* A block-mapped layout: data from target in logical order with each
+ * indirect block placed just before the first block it maps. */
+struct plan_indirect {
+	__u32 iblock[EXT2_N_BLOCKS];
+	struct plan_ext *runs;		/* new data runs */
+	size_t nruns;
+	blk64_t *metas;			/* indirect blocks, ascending */
+	size_t nmeta;
+	char *meta;			/* their contents, same order */
+};
+errcode_t plan_indirect_layout(ext2_filsys fs, const struct plan_ext *old,
+			       size_t nold, blk64_t target,
+			       struct plan_indirect *out);
+void plan_indirect_release(struct plan_indirect *ind);
+
+/* prealloc: unwritten extents over the holes of [0, size) of ino (or of a
+ * new file name in directory ino when name is non-NULL). */
+errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
+			      const char *name, __u64 size, blk64_t goal,
+			      struct plan **pp);
+/* Apply side of the above: creates p->create_name, sets p->ino. */
+errcode_t plan_create_file(ext2_filsys fs, struct plan *p);
+
+/* Previews a plan (text or JSON). */
+void plan_show(struct session *s, const struct plan *p);
+
+/* Files. */
+errcode_t plan_save(const struct plan *p, const char *path);
+errcode_t plan_load(const char *path, struct plan **pp, char *why,
+		    size_t whylen);
+
+/* Applies p (crash-safe order); undo_path NULL for no undo file. */
+errcode_t plan_apply(struct session *s, struct plan *p,
+		     const char *undo_path);
+/* Builds the new i_block (and mapping blocks) for p; used by apply. */
+errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
+			    __u32 iblock[EXT2_N_BLOCKS], char **meta_buf);
+/* Writes the touched groups' bitmaps, their descriptor blocks and the
+ * primary superblock (sorted groups[]), each in one write, then flushes. */
+errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
+/* Checks the applied result: mapping, bitmaps and counters.  0 if good. */
+int plan_verify(struct session *s, const struct plan *p);
+
+/* Blocks marked in use in [first, last] of the loaded block bitmap. */
+blk64_t plan_used_in(ext2_filsys fs, blk64_t first, blk64_t last);
+/* Checks a (possibly loaded) plan is sane: new runs inside a free target. */
+int plan_check_sane(struct session *s, const struct plan *p);
+
+const char *plan_step_name(enum plan_step_kind k);
+
+#endif

@@ -1,0 +1,404 @@
+/* plan_apply.c - runs a plan in a crash-safe order: copy the data to free
+ * blocks and flush, mark the new blocks in use and flush, switch the inode in
+ * one inode write and flush, then free the old blocks.  Optional undo file
+ * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
+#include "plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Fault injection: a copy of the channel's manager that counts writes. */
+static struct struct_io_manager fault_mgr;
+static io_manager fault_orig;
+static long fault_left;
+
+static void fault_tick(void)
+{
+	if (fault_left > 0 && --fault_left == 0)
+		_exit(86);	/* a crash: no cleanup, no flush */
+}
+
+static errcode_t fault_write_blk(io_channel ch, unsigned long blk, int count,
+				 const void *buf)
+{
+	errcode_t err = fault_orig->write_blk(ch, blk, count, buf);
+
+	fault_tick();
+	return err;
+}
+
+static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
+				   int count, const void *buf)
+{
+	errcode_t err = fault_orig->write_blk64(ch, blk, count, buf);
+
+	fault_tick();
+	return err;
+}
+
+static void fault_install(ext2_filsys fs)
+{
+	const char *v = getenv("E2L_FAULT_WRITES");
+
+	/*
+	 * Always installed: without write_byte, libext2fs writes the primary
+	 * superblock whole instead of patching changed bytes one by one, so
+	 * a crash cannot tear it.
+	 */
+	fault_left = v && *v ? atol(v) : 0;
+	fault_orig = fs->io->manager;
+	fault_mgr = *fault_orig;
+	fault_mgr.write_blk = fault_write_blk;
+	fault_mgr.write_blk64 = fault_write_blk64;
+	fault_mgr.write_byte = NULL;
+	fs->io->manager = &fault_mgr;
+}
+
+static void fault_remove(ext2_filsys fs)
+{
+	if (fs && fault_orig && fs->io->manager == &fault_mgr)
+		fs->io->manager = fault_orig;
+}
+
+/* Reopens the session's filesystem through io (undo or plain unix). */
+static errcode_t reopen(struct session *s, io_manager io)
+{
+	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
+		    EXT2_FLAG_64BITS;
+	errcode_t err;
+
+	session_invalidate(s);
+	err = ext2fs_close_free(&s->fs);
+	if (err)
+		return err;
+	s->loaded = 0;
+	err = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
+	if (err) {
+		s->fs = NULL;
+		return err;
+	}
+	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	return session_need(s, NEED_BITMAPS);
+}
+
+static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
+			  blk64_t len, char *buf, blk64_t chunk)
+{
+	blk64_t n;
+	errcode_t err;
+
+	while (len) {
+		n = len < chunk ? len : chunk;
+		err = io_channel_read_blk64(fs->io, src, n, buf);
+		if (err)
+			return err;
+		err = io_channel_write_blk64(fs->io, dst, n, buf);
+		if (err)
+			return err;
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int cmp_grp(const void *a, const void *b)
+{
+	dgrp_t x = *(const dgrp_t *)a, y = *(const dgrp_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static errcode_t zero_run(ext2_filsys fs, blk64_t dst, blk64_t len,
+			  char *buf, blk64_t chunk)
+{
+	blk64_t n;
+	errcode_t err;
+
+	memset(buf, 0, chunk * fs->blocksize);
+	for (; len; len -= n, dst += n) {
+		n = len < chunk ? len : chunk;
+		err = io_channel_write_blk64(fs->io, dst, n, buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* A resized journal: s_maxlen (and the checksum) in the new copy of its
+ * superblock, which is logical block 0 of the new run. */
+static errcode_t patch_jsb(ext2_filsys fs, const struct plan *p, char *buf)
+{
+	blk64_t blk = p->new[0].pblk;
+	__u32 *w = (__u32 *)buf, incompat;
+	errcode_t err;
+
+	if (p->new[0].lblk != 0)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = io_channel_read_blk64(fs->io, blk, 1, buf);
+	if (err)
+		return err;
+	if (ext2fs_be32_to_cpu(w[0]) != 0xc03b3998U)
+		return EXT2_ET_BAD_MAGIC;
+	w[4] = ext2fs_cpu_to_be32(p->new_size_blocks);	/* s_maxlen */
+	incompat = ext2fs_be32_to_cpu(w[10]);
+	if (incompat & 0x18) {		/* CSUM_V2 | CSUM_V3 */
+		w[0xfc / 4] = 0;
+		w[0xfc / 4] = ext2fs_cpu_to_be32(ext2fs_crc32c_le(~0U,
+					(unsigned char *)buf, 1024));
+	}
+	return io_channel_write_blk64(fs->io, blk, 1, buf);
+}
+
+/* Commits the groups touched by the steps of one kind (ALLOC or FREE). */
+static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
+			     enum plan_step_kind kind)
+{
+	dgrp_t *g = NULL, *ng, a, z;
+	size_t n = 0, cap = 0, i, o;
+	blk64_t first;
+	errcode_t err;
+
+	for (i = 0; i < p->nsteps; i++) {
+		if (p->steps[i].kind != kind)
+			continue;
+		first = kind == STEP_ALLOC ? p->steps[i].dst : p->steps[i].src;
+		a = ext2fs_group_of_blk2(fs, first);
+		z = ext2fs_group_of_blk2(fs, first + p->steps[i].len - 1);
+		for (; a <= z; a++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				ng = realloc(g, cap * sizeof(*g));
+				if (!ng) {
+					free(g);
+					return ENOMEM;
+				}
+				g = ng;
+			}
+			g[n++] = a;
+		}
+	}
+	qsort(g, n, sizeof(*g), cmp_grp);
+	for (i = 0, o = 0; i < n; i++)
+		if (!o || g[o - 1] != g[i])
+			g[o++] = g[i];
+	err = plan_commit_groups(fs, g, o);
+	free(g);
+	return err;
+}
+
+static blk64_t runs_len(const struct plan_ext *r, size_t n)
+{
+	blk64_t t = 0;
+
+	while (n--)
+		t += r[n].len;
+	return t;
+}
+
+static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
+{
+	struct ext2_inode_large inode;
+	__u32 iblock[EXT2_N_BLOCKS];
+	char *meta = NULL;
+	errcode_t err;
+
+	err = plan_build_iblock(fs, p, iblock, &meta);
+	free(meta);
+	if (err)
+		return err;
+	err = ext2fs_read_inode_full(fs, p->ino, (struct ext2_inode *)&inode,
+				     sizeof(inode));
+	if (err)
+		return err;
+	memcpy(inode.i_block, iblock, sizeof(iblock));
+	err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)&inode,
+				     p->nold_meta + runs_len(p->old, p->nold));
+	if (!err)
+		err = ext2fs_iblk_add_blocks(fs, (struct ext2_inode *)&inode,
+				p->new_meta + runs_len(p->new, p->nnew));
+	if (!err && p->new_size_blocks)
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
+					    p->new_size_blocks * fs->blocksize);
+	if (!err && p->set_size > EXT2_I_SIZE(&inode))
+		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
+					    p->set_size);
+	if (!err)
+		err = ext2fs_write_inode_full(fs, p->ino,
+					      (struct ext2_inode *)&inode,
+					      sizeof(inode));
+	if (err)
+		return err;
+	if (p->ino == fs->super->s_journal_inum &&
+	    fs->super->s_jnl_backup_type == EXT3_JNL_BACKUP_BLOCKS) {
+		memcpy(fs->super->s_jnl_blocks, iblock, sizeof(iblock));
+		fs->super->s_jnl_blocks[15] = inode.i_size_high;
+		fs->super->s_jnl_blocks[16] = inode.i_size;
+		ext2fs_mark_super_dirty(fs);
+	}
+	return io_channel_flush(fs->io);
+}
+
+static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
+{
+	blk64_t chunk = (4U << 20) / fs->blocksize;
+	__u32 iblock[EXT2_N_BLOCKS];
+	char *buf, *meta = NULL;
+	errcode_t err = 0;
+	size_t i, moff = 0;
+
+	buf = malloc(chunk * fs->blocksize);
+	if (!buf)
+		return ENOMEM;
+	/* 1. Data (and new mapping blocks) into free blocks; flush. */
+	for (i = 0; i < p->nsteps && !err; i++) {
+		const struct plan_step *st = &p->steps[i];
+
+		if (st->kind == STEP_COPY) {
+			err = copy_run(fs, st->src, st->dst, st->len, buf,
+				       chunk);
+		} else if (st->kind == STEP_ZERO) {
+			err = zero_run(fs, st->dst, st->len, buf, chunk);
+		} else if (st->kind == STEP_WRITE_MAP) {
+			/* mapping contents are in ascending block order */
+			if (!meta)
+				err = plan_build_iblock(fs, p, iblock, &meta);
+			if (!err && moff + st->len > p->new_meta)
+				err = EXT2_ET_INVALID_ARGUMENT;
+			if (!err)
+				err = io_channel_write_blk64(fs->io, st->dst,
+					st->len, meta + moff * fs->blocksize);
+			moff += st->len;
+		}
+	}
+	if (!err && p->new_size_blocks)
+		err = patch_jsb(fs, p, buf);
+	free(buf);
+	free(meta);
+	if (!err)
+		err = io_channel_flush(fs->io);
+	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
+	for (i = 0; i < p->nsteps && !err; i++)
+		if (p->steps[i].kind == STEP_ALLOC)
+			ext2fs_block_alloc_stats_range(fs, p->steps[i].dst,
+						       p->steps[i].len, +1);
+	if (!err)
+		err = commit_kind(fs, p, STEP_ALLOC);
+	/* 3. Switch the inode: one inode-table block write; flush. */
+	if (!err)
+		err = do_switch(fs, p);
+	/* 4. Release the old blocks. */
+	for (i = 0; i < p->nsteps && !err; i++)
+		if (p->steps[i].kind == STEP_FREE)
+			ext2fs_block_alloc_stats_range(fs, p->steps[i].src,
+						       p->steps[i].len, -1);
+	if (!err)
+		err = commit_kind(fs, p, STEP_FREE);
+	/* 5. Everything primary is consistent: refresh the backups. */
+	if (!err) {
+		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
+		err = ext2fs_flush(fs);
+	}
+	return err;
+}
+
+/* Refuses states in which writing is unsafe; prints why. */
+static int check_safe(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+	int mf = 0;
+	char mp[256] = "";
+
+	if (!(fs->flags & EXT2_FLAG_RW)) {
+		out_error(s->out, "apply", 0, "the filesystem is open "
+			  "read-only; reopen it with -w to apply a plan");
+		return 1;
+	}
+	if (!ext2fs_check_mount_point(s->device, &mf, mp, sizeof(mp)) &&
+	    (mf & (EXT2_MF_MOUNTED | EXT2_MF_BUSY))) {
+		out_error(s->out, "apply", 0, "%s is mounted or in use%s%s; "
+			  "refusing to change its layout", s->device,
+			  mp[0] ? " on " : "", mp);
+		return 1;
+	}
+	if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+		out_error(s->out, "apply", 0, "the journal needs recovery; "
+			  "run e2fsck first");
+		return 1;
+	}
+	if (fs->super->s_state & EXT2_ERROR_FS) {
+		out_error(s->out, "apply", 0, "the filesystem has errors "
+			  "recorded (s_state); run e2fsck -f first");
+		return 1;
+	}
+	if (!(fs->super->s_state & EXT2_VALID_FS)) {
+		out_error(s->out, "apply", 0, "the filesystem was not cleanly "
+			  "unmounted; run e2fsck -f first");
+		return 1;
+	}
+	return 0;
+}
+
+errcode_t plan_apply(struct session *s, struct plan *p,
+		     const char *undo_path)
+{
+	int own_undo = 0;
+	struct plan *q;
+	errcode_t err = 0, e;
+
+	if (check_safe(s))
+		return EXT2_ET_RO_FILSYS;
+	for (q = p; q; q = q->next)
+		if (plan_check_fp(s, q) || plan_check_sane(s, q))
+			return EXT2_ET_RO_FILSYS;
+	if (undo_path && !s->undo_file) {
+		if (unlink(undo_path) && errno != ENOENT) {
+			out_error(s->out, "apply", errno, "while removing the "
+				  "old undo file %s", undo_path);
+			return errno;
+		}
+		err = set_undo_io_backing_manager(unix_io_manager);
+		if (!err)
+			err = set_undo_io_backup_file((char *)undo_path);
+		if (!err)
+			err = reopen(s, undo_io_manager);
+		if (err) {
+			out_error(s->out, "apply", err, "while opening %s "
+				  "through the undo file %s", s->device,
+				  undo_path);
+			if (!s->fs)
+				reopen(s, unix_io_manager);
+			return err;
+		}
+		own_undo = 1;
+		if (plan_check_fp(s, p))
+			err = EXT2_ET_RO_FILSYS;
+	}
+	fault_install(s->fs);
+	for (q = p; q && !err; q = q->next) {
+		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
+		if (!err && q->create_name[0] && plan_used_in(s->fs,
+				q->target, q->target + q->target_len - 1))
+			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
+		if (!err)
+			err = run_steps(s->fs, q);
+	}
+	fault_remove(s->fs);
+	if (err)
+		out_error(s->out, "apply", err, "while applying the plan; the "
+			  "filesystem holds the old or the new layout (run "
+			  "e2fsck -fn to check)");
+	if (own_undo) {
+		/* Closing finalizes the undo file; reopen without it. */
+		e = reopen(s, unix_io_manager);
+		if (e) {
+			out_error(s->out, "apply", e, "while reopening %s",
+				  s->device);
+			if (!err)
+				err = e;
+		}
+	}
+	return err;
+}
