@@ -38,7 +38,7 @@ BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
 CORE_SRC   := $(sort $(wildcard core/*.c))
 CMD_SRC    := $(sort $(wildcard core/cmd_*.c))
-HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt))
+HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
 FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
 CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cmd_table.o \
 	      $(BUILD)/gen/help_data.o
