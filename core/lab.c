@@ -224,7 +224,9 @@ int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 		lab_list(out);
 		return 0;
 	}
-	if (nargs < 2 || nargs > 3) {
+	if (nargs < 2 || nargs > 3 || (strcmp(args[0], "show") &&
+	    strcmp(args[0], "hint") && strcmp(args[0], "check") &&
+	    strcmp(args[0], "start"))) {
 		lab_usage(out);
 		return 2;
 	}

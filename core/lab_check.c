@@ -301,8 +301,10 @@ static const char *answer_of(struct ctx *c, const char *key, char *buf,
 			eq++;
 		if (*eq != '=' && *eq != ':')
 			continue;
+		for (eq++; *eq == ' ' || *eq == '\t'; eq++)
+			;
 		snprintf(buf, len, "%.*s", (int)((nl ? nl : eq + strlen(eq)) -
-						 eq - 1), eq + 1);
+						 eq), eq);
 		return buf;
 	}
 	return NULL;

@@ -213,6 +213,7 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 	unsigned long long size, bs, flex, ratio, seed;
 	const char *feat = opt(w, n, "features");
 	static char fbuf[256];
+	int i;
 
 	if (num_opt(r, w, n, "size", 256ULL << 20, &size) ||
 	    num_opt(r, w, n, "blocksize", 4096, &bs) ||
@@ -220,6 +221,8 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 	    num_opt(r, w, n, "inode_ratio", 16384, &ratio) ||
 	    num_opt(r, w, n, "seed", 1, &seed))
 		return EXT2_ET_INVALID_ARGUMENT;
+	for (i = 1; i < n; i++)
+		noflex |= !strcmp(w[i], "noflex");
 	memset(g, 0, sizeof(*g));
 	g->log_block_size = bs == 1024 ? 0 : bs == 2048 ? 1 : 2;
 	while ((1ULL << g->log_flex) < flex && g->log_flex < 31)
