@@ -13,7 +13,7 @@ CC	?= cc
 
 PKGS_CORE := ext2fs e2p com_err
 DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
-	     libcmocka-dev pkg-config e2fsprogs tmux gcc make
+	     libcmocka-dev pkg-config e2fsprogs tmux gcc make groff-base man-db
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -109,12 +109,15 @@ deps:
 	else echo "all build and test dependencies are installed"; fi
 
 $(BUILD)/e2layout.1: $(BIN)
+	@mkdir -p $(dir $@)
 	./$(BIN) --man > $@
 
 install: $(BIN) $(BUILD)/e2layout.1
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/e2layout
 	install -D -m 644 $(BUILD)/e2layout.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/e2layout.1
+	install -D -m 644 help/e2layout.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/e2layout
 
 clean:
 	rm -rf build build-asan e2layout
