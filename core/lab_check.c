@@ -332,7 +332,7 @@ static int run_fsck(const char *image)
 /* Runs one check; 0 met, 1 not met (the account says why), 2 broken. */
 static int one_check(struct ctx *c, const char *line)
 {
-	char expr[256], key[64], want[512], got[512], buf[512], op[3] = "";
+	char expr[256], key[256], want[512], got[512], buf[512], op[3] = "";
 	struct fact f = {{0}, 0, 0};
 	const char *why, *note, *lit;
 	unsigned long long v;
@@ -360,7 +360,7 @@ static int one_check(struct ctx *c, const char *line)
 			   c->image, n, note ? ": " : "", note ? note : "");
 		return n ? 1 : 0;
 	}
-	if (sscanf(expr, "answer %63s = %511[^\n]", key, want) == 2) {
+	if (sscanf(expr, "answer %255s = %511[^\n]", key, want) == 2) {
 		lit = want;
 		if (*want != '"') {
 			why = fact_eval(c, want, &f);

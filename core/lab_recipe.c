@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define RECIPE_WORDS	16
 
@@ -322,6 +323,11 @@ errcode_t lab_build(const struct lab *lab, const char *dir, char **img,
 	size_t i, j;
 
 	*img = NULL;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		err = errno;
+		out_error(out, "lab", err, "while making %s", dir);
+		return err;
+	}
 	for (i = 0; !err && i < lab->n; i++) {
 		if (strcmp(lab->l[i].key, "recipe"))
 			continue;

@@ -9,6 +9,12 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 sock=e2l-lab-$$
+# Applying a plan goes through libext2fs's undo manager, whose leak the
+# editor's tests suppress (tests/editor/lsan.supp says why): same here.
+LSAN_OPTIONS="suppressions=$top/tests/editor/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export LSAN_OPTIONS ASAN_OPTIONS
+export E2LAYOUT_UNDO_DIR="$tmp"
 fail() { echo "FAIL: $*"; tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"; exit 1; }
 
 "$E2LAYOUT" lab list > "$tmp/list" || fail "lab list failed"
