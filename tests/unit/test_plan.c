@@ -48,7 +48,7 @@ static void test_build_and_roundtrip(void **state)
 	assert_non_null(strstr(t.err.buf, "changed since"));
 	plan_free(q);
 	/* Damaged files are refused with a reason. */
-	tl_sh("printf 'e2layout-plan 1\\nkind x\\n' > %s", path);
+	free(tl_sh("printf 'e2layout-plan 1\\nkind x\\n' > %s", path));
 	assert_int_not_equal(plan_load(path, &q, why, sizeof(why)), 0);
 	assert_non_null(strstr(why, "not an e2layout plan"));
 	unlink(path);
