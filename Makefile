@@ -17,7 +17,8 @@ CC	?= cc
 PKGS_CORE := ext2fs e2p com_err
 DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
-	     hyperfine time jq clang
+	     hyperfine time jq clang \
+	     groff-base man-db
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -42,7 +43,7 @@ BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
 CORE_SRC   := $(sort $(wildcard core/*.c))
 CMD_SRC    := $(sort $(wildcard core/cmd_*.c))
-HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt))
+HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
 FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
 CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cmd_table.o \
 	      $(BUILD)/gen/help_data.o
@@ -151,12 +152,15 @@ deps:
 	else echo "all build and test dependencies are installed"; fi
 
 $(BUILD)/e2layout.1: $(BIN)
+	@mkdir -p $(dir $@)
 	./$(BIN) --man > $@
 
 install: $(BIN) $(BUILD)/e2layout.1
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/e2layout
 	install -D -m 644 $(BUILD)/e2layout.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/e2layout.1
+	install -D -m 644 help/e2layout.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/e2layout
 
 clean:
 	rm -rf build build-asan e2layout

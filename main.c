@@ -11,6 +11,7 @@
 #include "core/cmd.h"
 #include "core/demo.h"
 #include "core/help.h"
+#include "core/lab.h"
 #include "debugfs-compat/shell.h"
 #include "tui/tui.h"
 
@@ -31,6 +32,8 @@ static void usage(FILE *f)
 "       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
 "       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"
 "       e2layout mkdemo [--seed N] PATH\n"
+"       e2layout lab list | start NAME [DIR] | check NAME IMAGE | hint NAME [N]\n"
+"       e2layout --man | --complete-words\n"
 "\n"
 "Options:\n"
 "  -w            open read-write (refused on a mounted filesystem)\n"
@@ -171,6 +174,47 @@ static int run_mkdemo(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* `e2layout lab ...`; `lab start` on a terminal opens the TUI with the
+ * lab panel. */
+static int run_lab(int argc, char **argv)
+{
+	char *img = NULL, *text = NULL;
+	struct session s;
+	struct sink out;
+	int rc;
+
+	sink_init_stdio(&out, SINK_TEXT);
+	rc = lab_cli(argc, argv, &out, isatty(STDIN_FILENO) &&
+		     isatty(STDOUT_FILENO), &img, &text);
+	if (rc < 0) {
+		session_init(&s, &out);
+		rc = EXIT_NOOPEN;
+		if (!session_open(&s, img, 0, NULL, 0, 0)) {
+			tui_set_lab(text);
+			rc = tui_main(&s, NULL);
+			if (session_close(&s))
+				rc = EXIT_FAILED;
+		}
+		free(img);
+		free(text);
+	}
+	sink_free(&out);
+	return rc;
+}
+
+/* Request names and aliases, one a line, for shell completion. */
+static void complete_words(void)
+{
+	const struct cmd_entry *const *c;
+	const char *const *a;
+
+	for (c = cmd_table; *c; c++) {
+		printf("%s\n", (*c)->name);
+		for (a = (*c)->aliases; a && *a; a++)
+			printf("%s\n", *a);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {0};
@@ -186,6 +230,12 @@ int main(int argc, char **argv)
 		sink_free(&out);
 		return EXIT_OK;
 	}
+	if (argc == 2 && !strcmp(argv[1], "--complete-words")) {
+		complete_words();
+		return EXIT_OK;
+	}
+	if (argc > 1 && !strcmp(argv[1], "lab"))
+		return run_lab(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "mkdemo"))
 		return run_mkdemo(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "shell")) {

@@ -30,6 +30,9 @@ static void help_one(struct session *s, const struct cmd_entry *c)
 	}
 	if (doc)
 		out_printf(s->out, "\n%s", doc);
+	if (help_find("topics", c->name))
+		out_printf(s->out, "\nThere is also a topic %s: help topic %s\n",
+			   c->name, c->name);
 }
 
 static void help_list(struct session *s)
@@ -78,8 +81,19 @@ static int do_help(struct session *s, int argc, char **argv)
 	const struct cmd_entry *c;
 	const char *doc;
 
+	if (argc == 3 && !strcmp(argv[1], "topic")) {
+		doc = help_find("topics", argv[2]);
+		if (!doc) {
+			out_error(s->out, argv[0], 0, "no topic named %s",
+				  argv[2]);
+			return CMD_FAIL;
+		}
+		out_printf(s->out, "%s", doc);
+		return CMD_OK;
+	}
 	if (argc > 2) {
-		out_error(s->out, argv[0], 0, "Usage: help [REQUEST|TOPIC]");
+		out_error(s->out, argv[0], 0, "Usage: help [REQUEST|TOPIC] | "
+			  "help topic TOPIC");
 		return CMD_FAIL;
 	}
 	if (sink_is_json(s->out)) {
@@ -116,7 +130,7 @@ static int do_help(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_help = {
 	.name = "help",
-	.synopsis = "help [REQUEST|TOPIC]",
+	.synopsis = "help [REQUEST|TOPIC | topic TOPIC]",
 	.summary = "Display info on a request or topic",
 	.complete = COMPLETE_TOPIC,
 	.flags = CMD_JSON,

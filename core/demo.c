@@ -4,6 +4,7 @@
 #include "demo.h"
 #include "demo_int.h"
 
+#include <e2p/e2p.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -63,7 +64,15 @@ static void demo_uuid(struct demo *d, __u8 *uuid)
 	uuid[8] = (uuid[8] & 0x3f) | 0x80;
 }
 
-static errcode_t demo_init(struct demo *d, const char *path)
+const struct demo_geom demo_default_geom = {
+	.blocks = DEMO_BLOCKS,
+	.log_block_size = 2,
+	.inode_ratio = DEMO_INODE_RATIO,
+	.log_flex = DEMO_LOG_FLEX,
+};
+
+static errcode_t demo_init(struct demo *d, const char *path,
+			   const struct demo_geom *geom)
 {
 	struct ext2_super_block param;
 	struct ext2_super_block *sb;
@@ -72,15 +81,15 @@ static errcode_t demo_init(struct demo *d, const char *path)
 	dgrp_t g;
 
 	memset(&param, 0, sizeof(param));
-	ext2fs_blocks_count_set(&param, DEMO_BLOCKS);
-	ext2fs_r_blocks_count_set(&param, DEMO_BLOCKS * 5 / 100);
-	param.s_log_block_size = 2;		/* 4096 */
-	param.s_log_cluster_size = 2;
+	ext2fs_blocks_count_set(&param, geom->blocks);
+	ext2fs_r_blocks_count_set(&param, geom->blocks * 5 / 100);
+	param.s_log_block_size = geom->log_block_size;
+	param.s_log_cluster_size = geom->log_block_size;
 	param.s_rev_level = EXT2_DYNAMIC_REV;
 	param.s_inode_size = 256;
-	param.s_inodes_count = DEMO_BLOCKS * DEMO_BLOCK_SIZE /
-			       DEMO_INODE_RATIO;
-	param.s_log_groups_per_flex = DEMO_LOG_FLEX;
+	param.s_inodes_count = (geom->blocks << (10 + geom->log_block_size)) /
+			       geom->inode_ratio;
+	param.s_log_groups_per_flex = geom->log_flex;
 	param.s_desc_size = EXT2_MIN_DESC_SIZE_64BIT;
 	param.s_default_mount_opts = EXT2_DEFM_XATTR_USER | EXT2_DEFM_ACL;
 	ext2fs_set_feature_xattr(&param);
@@ -96,6 +105,14 @@ static errcode_t demo_init(struct demo *d, const char *path)
 	ext2fs_set_feature_dir_nlink(&param);
 	ext2fs_set_feature_extra_isize(&param);
 	ext2fs_set_feature_metadata_csum(&param);
+	if (geom->features && e2p_edit_feature(geom->features,
+					    &param.s_feature_compat, NULL)) {
+		out_error(d->log, "mkdemo", 0, "bad feature list: %s",
+			  geom->features);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	if (!ext2fs_has_feature_flex_bg(&param))
+		param.s_log_groups_per_flex = 0;
 
 	err = ext2fs_initialize(path, EXT2_FLAG_64BITS, &param,
 				unix_io_manager, &d->fs);
@@ -193,7 +210,7 @@ out:
 
 /* Creates (or empties) path as a sparse file of the demo's size. */
 static errcode_t demo_create_file(struct demo *d, const char *path,
-				  int *existed)
+				  uint64_t bytes, int *existed)
 {
 	struct stat st;
 	int fd, mount_flags = 0;
@@ -216,7 +233,7 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return errno;
-	if (ftruncate(fd, DEMO_BLOCKS * DEMO_BLOCK_SIZE) < 0) {
+	if (ftruncate(fd, bytes) < 0) {
 		int e = errno;
 
 		close(fd);
@@ -227,45 +244,64 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 	return 0;
 }
 
+errcode_t demo_begin(struct demo *d, const char *path,
+		     const struct demo_geom *g, int *existed)
+{
+	errcode_t err;
+
+	d->rng = d->seed * 0x2545f4914f6cdd1dULL + 0x6a09e667f3bcc909ULL;
+	err = demo_create_file(d, path, g->blocks << (10 + g->log_block_size),
+			       existed);
+	if (err)
+		return err;
+	err = demo_init(d, path, g);
+	if (!err)
+		err = demo_base(d);
+	return err;
+}
+
+errcode_t demo_end(struct demo *d, const char *path, errcode_t err)
+{
+	if (!err) {
+		err = ext2fs_set_gdt_csum(d->fs);
+		if (err)
+			out_error(d->log, "mkdemo", err, "while setting group "
+				  "checksums");
+	}
+	if (!err) {
+		err = ext2fs_close_free(&d->fs);
+		if (err)
+			out_error(d->log, "mkdemo", err, "while writing %s",
+				  path);
+	}
+	if (d->fs)
+		ext2fs_free(d->fs);
+	d->fs = NULL;
+	ext2fs_free_mem(&d->buf);
+	if (err)
+		unlink(path);	/* never leave a half-written image behind */
+	return err;
+}
+
 errcode_t demo_make(const char *path, unsigned long seed, struct sink *log)
 {
 	struct demo d;
 	errcode_t err;
-	int existed;
+	int existed = 0;
 
 	memset(&d, 0, sizeof(d));
 	d.log = log;
 	d.seed = seed;
-	d.rng = seed * 0x2545f4914f6cdd1dULL + 0x6a09e667f3bcc909ULL;
-	err = demo_create_file(&d, path, &existed);
-	if (err)
+	err = demo_begin(&d, path, &demo_default_geom, &existed);
+	if (err && !d.fs)
 		return err;
-	err = demo_init(&d, path);
-	if (!err)
-		err = demo_base(&d);
 	if (!err)
 		err = demo_journal(&d);
 	if (!err)
 		err = demo_files(&d);
-	if (!err) {
-		err = ext2fs_set_gdt_csum(d.fs);
-		if (err)
-			out_error(log, "mkdemo", err, "while setting group "
-				  "checksums");
-	}
-	if (!err) {
-		err = ext2fs_close_free(&d.fs);
-		if (err)
-			out_error(log, "mkdemo", err, "while writing %s",
-				  path);
-	}
-	if (d.fs)
-		ext2fs_free(d.fs);
-	ext2fs_free_mem(&d.buf);
-	if (err) {
-		unlink(path);	/* never leave a half-written image behind */
+	err = demo_end(&d, path, err);
+	if (err)
 		return err;
-	}
 	out_printf(log, "mkdemo: wrote %s: 1 GiB ext4 (sparse), seed %lu, "
 		   "%u files in %llu KiB of blocks, journal in %u extents%s\n",
 		   path, seed, d.files,

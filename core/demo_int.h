@@ -45,6 +45,31 @@ struct demo_file {
 	blk64_t blocks;			/* data blocks mapped */
 };
 
+/* The geometry of an image (the demo's, or a lab scenario's). */
+struct demo_geom {
+	blk64_t blocks;			/* filesystem size in blocks */
+	unsigned log_block_size;	/* 0: 1 KiB, 1: 2 KiB, 2: 4 KiB */
+	unsigned inode_ratio;		/* bytes per inode */
+	unsigned log_flex;		/* log2 groups per flex group */
+	const char *features;		/* e2p edit list ("^flex_bg,..."),
+					 * applied to the demo's features */
+};
+
+/* The demo's own geometry (mke2fs -t ext4 -G 512, 1 GiB). */
+extern const struct demo_geom demo_default_geom;
+
+/*
+ * Creates path as a sparse file of the geometry's size, initializes the
+ * filesystem in d->fs (tables, root, lost+found, reserved inodes) with
+ * d->seed and d->log set by the caller.  *existed tells whether path was
+ * replaced.  The image is finished by demo_end().
+ */
+errcode_t demo_begin(struct demo *d, const char *path,
+		     const struct demo_geom *g, int *existed);
+/* Writes checksums and closes d->fs (err: a failure so far, which makes it
+ * only free and unlink path).  Returns the first error. */
+errcode_t demo_end(struct demo *d, const char *path, errcode_t err);
+
 /* Deterministic pseudo-random numbers from the seed. */
 uint64_t demo_rand(struct demo *d);
 unsigned demo_rand_range(struct demo *d, unsigned lo, unsigned hi);

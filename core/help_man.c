@@ -2,24 +2,56 @@
  * and help/ so that it never drifts from what the program does. */
 #include "cmd.h"
 #include "help.h"
+#include "lab.h"
 
 #include <string.h>
 
-/* Writes text with roff's special characters escaped. */
-static void roff_text(struct sink *out, const char *t)
+/* Decodes one UTF-8 sequence at *t (advanced); U+FFFD when malformed. */
+static unsigned long utf8_next(const unsigned char **t)
 {
+	const unsigned char *p = *t;
+	unsigned long c = *p++;
+	int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : -1;
+
+	if (more < 0) {
+		*t = p;
+		return 0xfffd;
+	}
+	c &= 0x3f >> more;
+	for (; more > 0; more--, p++) {
+		if ((*p & 0xc0) != 0x80) {
+			*t = p;
+			return 0xfffd;
+		}
+		c = (c << 6) | (*p & 0x3f);
+	}
+	*t = p;
+	return c;
+}
+
+/* Writes text with roff's special characters escaped: a leading . or ',
+ * backslashes, hyphens (as \-, minus signs in options) and non-ASCII
+ * characters (as \[uXXXX], which groff -ww accepts). */
+static void roff_text(struct sink *out, const char *text)
+{
+	const unsigned char *t = (const unsigned char *)text;
 	int bol = 1;
 
-	for (; *t; t++) {
+	while (*t) {
 		if (bol && (*t == '.' || *t == '\''))
 			out_printf(out, "\\&");
+		bol = *t == '\n';
+		if (*t >= 0x80) {
+			out_printf(out, "\\[u%04lX]", utf8_next(&t));
+			continue;
+		}
 		if (*t == '\\')
 			out_printf(out, "\\e");
 		else if (*t == '-')
 			out_printf(out, "\\-");
 		else
 			out_printf(out, "%c", *t);
-		bol = *t == '\n';
+		t++;
 	}
 }
 
@@ -41,12 +73,38 @@ void help_write_man(struct sink *out)
 			".B e2layout\n[\\fIOPTIONS\\fR] \\fB\\-f\\fR "
 			"\\fIFILE\\fR \\fIDEVICE\\fR\n.br\n"
 			".B e2layout mkdemo\n[\\fB\\-\\-seed\\fR \\fIN\\fR] "
-			"\\fIPATH\\fR\n");
+			"\\fIPATH\\fR\n.br\n"
+			".B e2layout lab\n\\fBlist\\fR | \\fBstart\\fR "
+			"\\fINAME\\fR [\\fIDIR\\fR] | \\fBcheck\\fR \\fINAME "
+			"IMAGE\\fR [\\fB\\-\\-answers\\fR \\fIFILE\\fR] | "
+			"\\fBhint\\fR \\fINAME\\fR [\\fIN\\fR]\n.br\n"
+			".B e2layout\n\\fB\\-\\-man\\fR | "
+			"\\fB\\-\\-complete\\-words\\fR\n");
 	doc = help_find("topics", "e2layout");
 	if (doc) {
 		out_printf(out, ".SH DESCRIPTION\n");
 		roff_text(out, doc);
 	}
+	out_printf(out, ".SH OPTIONS\n"
+		".TP\n.B \\-w\nOpen read-write (refused on a mounted filesystem).\n"
+		".TP\n.B \\-c\nCatastrophic mode: do not read the bitmaps, "
+		"ignore errors.\n"
+		".TP\n.BI \\-z \" FILE\"\nRecord every write in an e2undo(8) "
+		"undo file.\n"
+		".TP\n.BI \\-s \" SUPERBLOCK\" \" \\-b \" BLOCKSIZE\n"
+		"Use a backup superblock.\n"
+		".TP\n.BI \\-R \" REQUEST\"\nRun one request and exit.\n"
+		".TP\n.BI \\-f \" FILE\"\nRun the requests in FILE "
+		"(\\- for standard input).\n"
+		".TP\n.B \\-\\-json\nOne JSON document per request on "
+		"standard output.\n"
+		".TP\n.BI \\-\\-keys \" KEYS\"\n(TUI) play a scripted key "
+		"sequence, for tests.\n"
+		".TP\n.B \\-\\-man\nWrite this manual page.\n"
+		".TP\n.B \\-\\-complete\\-words\nPrint the request names "
+		"and aliases, one a line (shell completion).\n"
+		".TP\n.BR \\-h \", \" \\-\\-help \", \" \\-V \", \" "
+		"\\-\\-version\nUsage, version.\n");
 	out_printf(out, ".SH REQUESTS\n");
 	for (c = cmd_table; *c; c++) {
 		out_printf(out, ".TP\n.B ");
@@ -68,6 +126,19 @@ void help_write_man(struct sink *out)
 		out_printf(out, ".SS %s\n.nf\n", d->name);
 		roff_text(out, d->text);
 		out_printf(out, ".fi\n");
+	}
+	out_printf(out, ".SH LABS\nTraining labs (\\fBe2layout lab list\\fR); "
+			"each builds its scenario image without root:\n");
+	for (d = help_docs; d->kind; d++) {
+		struct lab lab;
+
+		if (strcmp(d->kind, "labs") || lab_load(d->name, &lab, out))
+			continue;
+		out_printf(out, ".TP\n.B %s\n", d->name);
+		roff_text(out, lab.title);
+		out_printf(out, "%s\n", lab.live ? " (needs a live system)" :
+			   "");
+		lab_free(&lab);
 	}
 	out_printf(out, ".SH EXIT STATUS\n0 when every request succeeded, 1 "
 			"when one failed, 2 for a usage error, 3 when the "

@@ -1,6 +1,7 @@
 #!/bin/sh
-# gen_help.sh - compiles help/cmd/*.txt and help/topics/*.txt into a C table
-# (help_docs[]) so that help works offline from the binary alone.
+# gen_help.sh - compiles help/cmd/*.txt, help/topics/*.txt and help/labs/*.lab
+# into a C table (help_docs[], kind = the directory, name = the file name
+# without its extension) so that help and labs work from the binary alone.
 # Usage: gen_help.sh OUT.c FILE...
 set -e
 out=$1; shift
@@ -10,7 +11,7 @@ out=$1; shift
 	echo 'const struct help_doc help_docs[] = {'
 	for f in "$@"; do
 		kind=$(basename "$(dirname "$f")")
-		name=$(basename "$f" .txt)
+		name=$(basename "$f"); name=${name%.*}
 		printf '\t{"%s", "%s",\n' "$kind" "$name"
 		awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, "\\t");
 		       printf "\t \"%s\\n\"\n", $0 }' "$f"

@@ -370,6 +370,15 @@ static void global_action(struct tui *t, enum tui_action a)
 		t->help = 1;
 		t->help_top = 0;
 		break;
+	case ACT_LAB:
+		if (tui_lab_text()) {
+			t->help = 2;
+			t->help_top = 0;
+		} else {
+			tui_message(t, 1, "not in a lab (e2layout lab start "
+				    "NAME opens one)");
+		}
+		break;
 	case ACT_SEARCH:
 	case ACT_PROMPT:
 		prompt_reset(t->prompt_obj);
@@ -580,6 +589,7 @@ int tui_main(struct session *s, const char *keys)
 	t->cur = s->fs->super->s_first_data_block;
 	t->mouse_y = t->mouse_x = -1;
 	t->prompt_obj = prompt_new();
+	t->help = tui_lab_text() ? 2 : 0;	/* a lab starts on its panel */
 	sink_init_cb(&t->sink, SINK_TEXT, console_sink_write, t);
 
 	/* Nothing may write on the screen behind curses' back. */

@@ -54,6 +54,7 @@ const struct tui_key tui_global_keys[] = {
 	{KEY_F(5), NULL, ACT_LIVE_REFRESH, NULL},
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},
 	{CTRL('l'), "C-l", ACT_REDRAW, "redraw the screen"},
+	{'L', "L", ACT_LAB, "the lab panel: goal and steps (e2layout lab start)"},
 	{0, NULL, ACT_NONE, NULL},
 };
 
@@ -111,10 +112,14 @@ void tui_help_draw(struct tui *t)
 	const char *p, *nl;
 	int y = 1, line = 0, h = t->rows - 2;
 
-	tui_help_text(t, &sb);
+	if (t->help == 2 && tui_lab_text())
+		strbuf_printf(&sb, "%s", tui_lab_text());
+	else
+		tui_help_text(t, &sb);
 	erase();
-	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout help  (Up/Down "
-		 "scroll, any other key closes)");
+	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout %s  (Up/Down "
+		 "scroll, any other key closes)", t->help == 2 ? "lab" :
+		 "help");
 	for (p = sb.buf; p && *p && y <= h; p = nl + 1, line++) {
 		nl = strchr(p, '\n');
 		if (!nl)

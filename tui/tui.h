@@ -11,4 +11,11 @@
  */
 int tui_main(struct session *s, const char *keys);
 
+/*
+ * A training lab's text (goal and steps, from core/lab.c) for the lab
+ * panel: shown when the inspector starts and on the L key.  NULL (the
+ * default) means no lab.  The text must outlive tui_main().
+ */
+void tui_set_lab(const char *text);
+
 #endif

@@ -29,7 +29,7 @@ enum tui_action {
 	ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4, ACT_VIEW5, ACT_VIEW6, ACT_VIEW7,
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
 	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
-	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH,
+	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH, ACT_LAB,
 	/* view-specific */
 	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
 	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
@@ -82,7 +82,8 @@ struct tui {
 	int rows, cols;
 	int view;
 	int quit;
-	int help;		/* the help screen is up; its scroll offset */
+	int help;		/* the help screen is up (2: the lab panel);
+				 * its scroll offset */
 	int help_top;
 	/* The background owner scan. */
 	int scanning, scan_cancelled;
@@ -150,6 +151,8 @@ int tui_script_next(const char **p, int *rw, int *rh);
 /* The help screen's lines (key table as text), one per call; NULL ends. */
 void tui_help_text(const struct tui *t, struct strbuf *sb);
 void tui_help_draw(struct tui *t);
+/* lab_panel.c: the lab's text set by tui_set_lab(), or NULL. */
+const char *tui_lab_text(void);
 
 /* theme.c */
 void theme_init(struct tui *t);
