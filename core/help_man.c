@@ -107,9 +107,13 @@ void help_write_man(struct sink *out)
 		"\\-\\-version\nUsage, version.\n");
 	out_printf(out, ".SH REQUESTS\n");
 	for (c = cmd_table; *c; c++) {
+		/* The name leads, so that every request can be found by it
+		 * even when its synopsis starts with an alias. */
 		out_printf(out, ".TP\n.B ");
-		roff_text(out, (*c)->synopsis);
+		roff_text(out, (*c)->name);
 		out_printf(out, "\n");
+		roff_text(out, (*c)->synopsis);
+		out_printf(out, "\n.br\n");
 		roff_text(out, (*c)->summary);
 		out_printf(out, "\n");
 		doc = help_find("cmd", (*c)->name);
