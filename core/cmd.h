@@ -15,6 +15,8 @@
 #define CMD_NEEDS_IBITMAP	0x0008	/* the inode bitmap loaded */
 #define CMD_NEEDS_BITMAPS	(CMD_NEEDS_BBITMAP | CMD_NEEDS_IBITMAP)
 #define CMD_NEEDS_NOFS		0x0010	/* no filesystem may be open */
+#define CMD_WRITES		0x0020	/* writes, but checks -w itself (in
+					   debugfs's order, after its usage) */
 #define CMD_JSON		0x0100	/* emits a structured JSON result */
 #define CMD_DEBUGFS		0x0200	/* a debugfs request, same output */
 
