@@ -3,6 +3,7 @@
 #   make demo       build, make demo.img if missing, open it
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
+#   make compat     just the debugfs compatibility harness and its table
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -50,7 +51,8 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
-.PHONY: all deps demo check check-asan install clean unit-tests test-images
+.PHONY: all deps demo check check-asan compat install clean unit-tests \
+	test-images
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
@@ -91,6 +93,10 @@ test-images: $(BIN)
 check: $(BIN) $(UNIT_BIN) test-images
 	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
+
+compat: $(BIN) test-images
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2L_BUILD=$(abspath $(BUILD)) sh tests/compat/t_debugfs_compat.sh
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check

@@ -13,13 +13,22 @@ int shell_run_file(struct session *s, FILE *f, int echo)
 	ssize_t n;
 
 	while (!s->quit && (n = getline(&line, &cap, f)) >= 0) {
+		/* debugfs copies a comment line through as it is read. */
+		if (line[0] == '#') {
+			if (echo) {
+				out_printf(s->out, "%s", line);
+				fflush(stdout);
+			}
+			continue;
+		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
-		/* As debugfs -f: comments are echoed as they are, every
-		 * other line (blank ones too) after a "debugfs: " prompt. */
-		if (line[0] == '#') {
-			if (echo)
-				out_printf(s->out, "%s\n", line);
+		/* A blank line is echoed and does nothing, as in debugfs. */
+		if (!line[strspn(line, " \t")]) {
+			if (echo) {
+				out_printf(s->out, "debugfs: %s\n", line);
+				fflush(stdout);
+			}
 			continue;
 		}
 		if (echo) {
