@@ -68,6 +68,7 @@ mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a
 	-t ext4 -b 1024 -I 256 -N 3200 -J size=1 -d "$dsrc" \
 	-O quota,metadata_csum,has_journal,extent,flex_bg,dir_index,ext_attr \
 	"$dir/dfs1k.img" 8M >/dev/null
+e2fsck -fyD "$dir/dfs1k.img" >/dev/null 2>&1 || :	# -D: htree directories
 mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a4b5c6d7e8f \
 	-t ext4 -b 65536 -O mmp,^has_journal,extent,flex_bg -d "$dsrc/x" \
 	"$dir/mmp64k.img" 16M >/dev/null 2>&1
