@@ -109,14 +109,19 @@ static int do_lsdel(struct session *s, int argc, char **argv)
 		    (secs && (unsigned long long)age > inode.i_dtime))
 			goto next;
 		memset(&c, 0, sizeof(c));
-		err = ext2fs_block_iterate3(s->fs, ino, BLOCK_FLAG_READ_ONLY,
-					    block_buf, lsdel_block, &c);
+		err = 0;
+		if (ext2fs_inode_has_valid_blocks2(s->fs, &inode))
+			err = ext2fs_block_iterate3(s->fs, ino,
+						    BLOCK_FLAG_READ_ONLY,
+						    block_buf, lsdel_block, &c);
 		if (err) {
 			out_error(o, "ls_deleted_inodes", err,
 				  "while calling ext2fs_block_iterate2");
 			goto next;
 		}
-		if (!c.free || c.bad)
+		/* inline data has no blocks but is still listed */
+		if ((!c.free || c.bad) &&
+		    !(inode.i_flags & EXT4_INLINE_DATA_FL))
 			goto next;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
