@@ -64,6 +64,11 @@ while [ $i -le 3000 ]; do : > "$dsrc/big/f$i"; i=$((i + 1)); done
 seq 1 5000 > "$dsrc/x/data"
 seq 1 300 > "$dsrc/x/small"
 for i in 1 2 3 4 5 6; do seq 1 $((i * 400)) > "$dsrc/x/del$i"; done
+i=0	# a sparse file of 12 one-block runs: an extent tree of depth 1
+while [ $i -lt 12 ]; do
+	printf 'run %d\n' $i | dd of="$dsrc/x/frag" bs=1024 seek=$((i * 3)) conv=notrunc 2>/dev/null
+	i=$((i + 1))
+done
 mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a4b5c6d7e8f \
 	-t ext4 -b 1024 -I 256 -N 3200 -J size=1 -d "$dsrc" \
 	-O quota,metadata_csum,has_journal,extent,flex_bg,dir_index,ext_attr \
