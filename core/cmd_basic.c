@@ -137,6 +137,17 @@ const struct cmd_entry cmd_help = {
 	.run = do_help,
 };
 
+static void lr_list(struct session *s, const struct dfs_request *r)
+{
+	for (; r->names; r++) {
+		if (strlen(r->names) > 23)
+			out_printf(s->out, "%s\n%25s%s\n", r->names, "",
+				   r->desc);
+		else
+			out_printf(s->out, "%-25s%s\n", r->names, r->desc);
+	}
+}
+
 /* Prints debugfs's request table as its request library lays it out. */
 static int do_lr(struct session *s, int argc, char **argv)
 {
@@ -146,6 +157,8 @@ static int do_lr(struct session *s, int argc, char **argv)
 	(void)argv;
 	out_printf(s->out, "Available debugfs requests:\n\n");
 	for (r = dfs_requests; r->names; r++) {
+		if (s->extent && !strcmp(r->names, "help"))
+			lr_list(s, dfs_extent_requests);
 		if (strlen(r->names) > 23)
 			out_printf(s->out, "%s\n%25s%s\n", r->names, "",
 				   r->desc);

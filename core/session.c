@@ -46,7 +46,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       unsigned blocksize)
 {
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
-			 EXT2_FLAG_THREADS;
+			 EXT2_FLAG_THREADS | s->extra_open_flags;
 	io_manager io = unix_io_manager;
 	char dev[PATH_MAX];
 	struct stat st;
@@ -127,8 +127,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->fs = NULL;
 		live_free(s->live);
 		s->live = NULL;
-		out_error(s->out, "e2layout", err, "while trying to open %s",
-			  device);
+		out_error(s->out, s->open_who ? s->open_who : "e2layout", err,
+			  "while trying to open %s", device);
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
@@ -167,6 +167,12 @@ errcode_t session_close(struct session *s)
 	if (!s->fs)
 		return 0;
 	session_invalidate(s);
+	if (s->extent) {
+		ext2fs_extent_free(s->extent);
+		s->extent = NULL;
+		free(s->extent_prompt);
+		s->extent_prompt = NULL;
+	}
 	/* as debugfs: dirty bitmaps are written (or refused, read-only) */
 	if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
 		e = ext2fs_write_inode_bitmap(s->fs);

@@ -41,6 +41,14 @@ struct session {
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live.h) */
 	int failed;		/* any command failed (for the exit status) */
+	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
+	ext2_extent_handle_t extent;
+	ext2_ino_t extent_ino;
+	char *extent_prompt;
+	/* set by the open request: more EXT2_FLAG_* bits for ext2fs_open and
+	 * the program name its errors carry (NULL: "e2layout") */
+	int extra_open_flags;
+	const char *open_who;
 	bool quit;		/* quit requested */
 };
 

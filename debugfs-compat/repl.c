@@ -209,7 +209,8 @@ int shell_interactive(struct session *s)
 	if (hist)
 		read_history(hist);
 
-	while (!s->quit && (line = readline("e2layout: ")) != NULL) {
+	while (!s->quit && (line = readline(s->extent_prompt ? s->extent_prompt :
+						"e2layout: ")) != NULL) {
 		if (line[strspn(line, " \t")]) {
 			add_history(line);
 			cmd_run_line(s, line);

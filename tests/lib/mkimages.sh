@@ -53,6 +53,47 @@ mk bigalloc 128M -t ext4 -O has_journal,extent,bigalloc,flex_bg,sparse_super,fil
 mk metabg 64M -t ext4 -O has_journal,extent,meta_bg,^resize_inode,flex_bg,filetype,dir_index,sparse_super,64bit -I 256
 mk inline 32M -t ext4 -O has_journal,extent,inline_data,flex_bg,filetype,dir_index,sparse_super,ext_attr -I 256
 mk noflex 64M -t ext4 -O has_journal,extent,^flex_bg,filetype,dir_index,sparse_super,large_file -I 256
+# dfs1k: 1 KiB blocks with quota, an htree directory of 3000 entries,
+# xattrs in the inode and in a block, deleted inodes and a journal holding
+# transactions (for filefrag, htree, ea_*, lsdel, logdump, lq/gq).
+# mmp64k: 64 KiB blocks with MMP.
+dsrc="$dir/src-dfs"
+mkdir -p "$dsrc/big" "$dsrc/x"
+i=1
+while [ $i -le 3000 ]; do : > "$dsrc/big/f$i"; i=$((i + 1)); done
+seq 1 5000 > "$dsrc/x/data"
+seq 1 300 > "$dsrc/x/small"
+for i in 1 2 3 4 5 6; do seq 1 $((i * 400)) > "$dsrc/x/del$i"; done
+i=0	# a sparse file of 12 one-block runs: an extent tree of depth 1
+while [ $i -lt 12 ]; do
+	printf 'run %d\n' $i | dd of="$dsrc/x/frag" bs=1024 seek=$((i * 3)) conv=notrunc 2>/dev/null
+	i=$((i + 1))
+done
+mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a4b5c6d7e8f \
+	-t ext4 -b 1024 -I 256 -N 3200 -J size=1 -d "$dsrc" \
+	-O quota,metadata_csum,has_journal,extent,flex_bg,dir_index,ext_attr \
+	"$dir/dfs1k.img" 8M >/dev/null
+e2fsck -fyD "$dir/dfs1k.img" >/dev/null 2>&1 || :	# -D: htree directories
+mke2fs -q -F -T default -o Linux -E root_owner=0:0 -U 6f1c3e4a-0b0c-4d1e-9f20-3a4b5c6d7e8f \
+	-t ext4 -b 65536 -O mmp,^has_journal,extent,flex_bg -d "$dsrc/x" \
+	"$dir/mmp64k.img" 16M >/dev/null 2>&1
+cat > "$dir/dfs1k.setup" <<'EOS'
+ea_set /x/small user.foo bar
+ea_set /x/small user.bin "\001\002\003"
+ea_set /x/small trusted.t value
+ea_set /x/data user.big 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789
+ea_set /x/data user.a2 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+kill_file /x/del1
+rm /x/del2
+rm /x/del3
+kill_file /x/del4
+EOS
+debugfs -w -f "$dir/dfs1k.setup" "$dir/dfs1k.img" >/dev/null 2>&1
+printf 'jo\njw -b 300,301 /dev/zero\njc\n' > "$dir/dfs1k.setup"
+debugfs -w -f "$dir/dfs1k.setup" "$dir/dfs1k.img" >/dev/null 2>&1
+printf 'jo\njw -r 400,401\njc\n' > "$dir/dfs1k.setup"
+debugfs -w -f "$dir/dfs1k.setup" "$dir/dfs1k.img" >/dev/null 2>&1
+rm -rf "$dir/dfs1k.setup" "$dsrc"
 # The demo is made by e2layout itself (tests/demo/t_demo.sh checks it).
 "$e2layout" mkdemo --seed 1 "$dir/demo.img" >/dev/null || {
 	echo "mkimages: e2layout mkdemo failed; no demo.img" >&2

@@ -1,0 +1,331 @@
+/* cmd_open.c - debugfs's session requests: open_filesys and close_filesys
+ * inside a session, set_current_time, supported_features and dump_unused
+ * (the free blocks that still hold data). */
+#include "cmd.h"
+#include "dfs_util.h"
+
+#include <e2p/e2p.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void open_usage(struct session *s, const char *who)
+{
+	out_errtext(s->out, "%s: Usage: open [-s superblock] [-b blocksize] "
+		    "[-d image_filename] [-c] [-i] [-f] [-e] [-D] [-w] "
+		    "<device>\n", who);
+}
+
+static int do_open(struct session *s, int argc, char **argv)
+{
+	unsigned flags = 0;
+	int c, err, extra = 0;
+	unsigned long bsize = 0;
+	blk64_t sb = 0;
+	const char *data = NULL, *undo = NULL, *dev;
+	io_channel data_io = NULL;
+	errcode_t e;
+
+	while ((c = dfs_getopt(s, argc, argv, "iwfecb:s:d:Dz:")) != -1) {
+		switch (c) {
+		case 'i':
+			extra |= EXT2_FLAG_IMAGE_FILE;
+			break;
+		case 'w':
+			flags |= SESSION_RW;
+			break;
+		case 'f':
+			extra |= EXT2_FLAG_FORCE;
+			break;
+		case 'e':
+			extra |= EXT2_FLAG_EXCLUSIVE;
+			break;
+		case 'c':
+			flags |= SESSION_CATASTROPHIC;
+			break;
+		case 'd':
+			data = optarg;
+			break;
+		case 'D':
+			extra |= EXT2_FLAG_DIRECT_IO;
+			break;
+		case 'z':
+			undo = optarg;
+			break;
+		case 'b':
+			bsize = dfs_parse_ulong(s, optarg, argv[0],
+						"block size", &err);
+			if (err)
+				return CMD_FAIL;
+			break;
+		case 's':
+			if (dfs_strtoblk2(s, argv[0], optarg,
+					  "superblock block number", &sb))
+				return CMD_FAIL;
+			break;
+		default:
+			open_usage(s, argv[0]);
+			return CMD_FAIL;
+		}
+	}
+	if (optind != argc - 1) {
+		open_usage(s, argv[0]);
+		return CMD_FAIL;
+	}
+	if (dfs_args(s, argc, argv, 0, argc, argv[0], "", DFS_CHECK_NOTOPEN))
+		return CMD_FAIL;
+	dev = argv[optind];
+	if (sb && !bsize) {
+		out_error(s->out, dev, 0, "if you specify the superblock, you "
+			  "must also specify the block size");
+		return CMD_FAIL;
+	}
+	if (data) {
+		if (!(extra & EXT2_FLAG_IMAGE_FILE)) {
+			out_error(s->out, dev, 0, "The -d option is only valid "
+				  "when reading an e2image file");
+			return CMD_FAIL;
+		}
+		e = unix_io_manager->open(data, 0, &data_io);
+		if (e) {
+			out_error(s->out, data, 0, "while opening data source");
+			return CMD_FAIL;
+		}
+	}
+	s->extra_open_flags = extra;
+	s->open_who = "debugfs";
+	e = session_open(s, dev, flags, undo, sb, bsize);
+	s->extra_open_flags = 0;
+	s->open_who = NULL;
+	s->now = 0;
+	if (e) {
+		if (data_io)
+			io_channel_close(data_io);
+		return CMD_FAIL;
+	}
+	if (data_io) {
+		e = ext2fs_set_data_io(s->fs, data_io);
+		if (e) {
+			out_error(s->out, dev, e, "while setting data source");
+			io_channel_close(data_io);
+			session_close(s);
+			return CMD_FAIL;
+		}
+	}
+	return CMD_OK;
+}
+
+static const char *const open_aliases[] = {"open", NULL};
+const struct cmd_entry cmd_open_filesys = {
+	.name = "open_filesys",
+	.aliases = open_aliases,
+	.synopsis = "open_filesys [-s superblock] [-b blocksize] [-c] [-w] "
+		    "[-i] [-f] [-e] [-D] [-d data_source] device",
+	.summary = "Open a filesystem (after close)",
+	.options = "-s -b -c -w -i -f -e -D -d",
+	.flags = CMD_DEBUGFS,
+	.complete = COMPLETE_HOST_PATH,
+	.run = do_open,
+};
+
+static int do_close(struct session *s, int argc, char **argv)
+{
+	int c;
+
+	if (dfs_check_open(s, argv[0]))
+		return CMD_FAIL;
+	while ((c = dfs_getopt(s, argc, argv, "a")) != -1) {
+		if (c != 'a')
+			goto usage;
+		s->fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+	}
+	if (argc > optind) {
+usage:
+		out_error(s->out, NULL, 0, "Usage: close_filesys [-a]");
+		return CMD_FAIL;
+	}
+	s->now = 0;
+	return session_close(s) ? CMD_FAIL : CMD_OK;
+}
+
+static const char *const close_aliases[] = {"close", NULL};
+const struct cmd_entry cmd_close_filesys = {
+	.name = "close_filesys",
+	.aliases = close_aliases,
+	.synopsis = "close_filesys [-a]",
+	.summary = "Close the filesystem (-a: write all superblock copies)",
+	.options = "-a",
+	.flags = CMD_DEBUGFS,
+	.run = do_close,
+};
+
+/* debugfs's time syntax: @SECONDS, YYYYMMDD[HHMM[SS]] in GMT, "now", or
+ * a plain number.  Returns -1 when it is none of these. */
+static long long parse_time(const char *arg)
+{
+	struct tm tm;
+	const char *end;
+	char *tail;
+	long long v;
+
+	if (!strcmp(arg, "now"))
+		return time(NULL);
+	if (arg[0] != '@') {
+		memset(&tm, 0, sizeof(tm));
+		/* as much as parses counts: 20200101 is a day */
+		end = strptime(arg, "%Y%m%d%H%M%S", &tm);
+		(void)end;
+		if (tm.tm_mday)
+			return timegm(&tm);
+	} else {
+		arg++;
+	}
+	v = strtoll(arg, &tail, 0);
+	return *tail ? -1 : v;
+}
+
+static int do_set_current_time(struct session *s, int argc, char **argv)
+{
+	long long now;
+
+	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<time>", 0))
+		return CMD_FAIL;
+	now = parse_time(argv[1]);
+	if (now == -1) {
+		out_error(s->out, argv[0], 0,
+			  "Couldn't parse argument as a time: %s\n", argv[1]);
+		return CMD_FAIL;
+	}
+	out_printf(s->out, "Setting current time to %s\n",
+		   dfs_time_to_string(now));
+	s->now = now;
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_set_current_time = {
+	.name = "set_current_time",
+	.synopsis = "set_current_time time",
+	.summary = "Set the time requests take as now (YYYYMMDD[HHMM[SS]], "
+		   "@SECONDS)",
+	.flags = CMD_DEBUGFS,
+	.run = do_set_current_time,
+};
+
+/* The journal features libext2fs's journal code handles (incompat only). */
+#define SF_JOURNAL_INCOMPAT	0x3f
+
+static int do_supported_features(struct session *s, int argc, char **argv)
+{
+	/* as debugfs 1.47.0 is built: with MMP */
+	static const __u32 fs_supp[3] = {EXT2_LIB_FEATURE_COMPAT_SUPP,
+					 EXT2_LIB_FEATURE_INCOMPAT_SUPP |
+					 EXT4_FEATURE_INCOMPAT_MMP,
+					 EXT2_LIB_FEATURE_RO_COMPAT_SUPP};
+	static const __u32 j_supp[3] = {0, SF_JOURNAL_INCOMPAT, 0};
+	int type, i, j;
+	unsigned mask;
+
+	if (argc > 1) {
+		if ((!e2p_string2feature(argv[1], &type, &mask) &&
+		     (fs_supp[type] & mask)) ||
+		    (!e2p_jrnl_string2feature(argv[1], &type, &mask) &&
+		     (j_supp[type] & mask))) {
+			out_printf(s->out, "Supported feature: %s\n", argv[1]);
+			return CMD_OK;
+		}
+		out_error(s->out, argv[0], 0, "Unknown feature: %s\n",
+			  argv[1]);
+		return CMD_FAIL;
+	}
+	out_printf(s->out, "Supported features:");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 32; j++)
+			if (fs_supp[i] & (1u << j))
+				out_printf(s->out, " %s",
+					   e2p_feature2string(i, 1u << j));
+	out_printf(s->out, "\n");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 32; j++)
+			if (j_supp[i] & (1u << j))
+				out_printf(s->out, " %s",
+					   e2p_jrnl_feature2string(i, 1u << j));
+	out_printf(s->out, "\n");
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_supported_features = {
+	.name = "supported_features",
+	.synopsis = "supported_features [feature]",
+	.summary = "Print the features this libext2fs supports",
+	.flags = CMD_DEBUGFS,
+	.run = do_supported_features,
+};
+
+#define DU_CHUNK 64	/* blocks read at once */
+
+static int do_dump_unused(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs;
+	blk64_t blk, end, last, n, i;
+	unsigned bs;
+	char *buf;
+	errcode_t e;
+	size_t k;
+
+	if (dfs_args(s, argc, argv, 1, 1, "dump_unused", "", 0))
+		return CMD_FAIL;
+	if ((s->flags & SESSION_CATASTROPHIC) ||
+	    session_need(s, NEED_BLOCK_BITMAP)) {
+		out_error(s->out, argv[0], 0, "Filesystem bitmaps not loaded");
+		return CMD_FAIL;
+	}
+	fs = s->fs;
+	bs = fs->blocksize;
+	buf = malloc((size_t)bs * DU_CHUNK);
+	if (!buf)
+		return CMD_FAIL;
+	blk = fs->super->s_first_data_block;
+	last = ext2fs_blocks_count(fs->super) - 1;
+	/* free runs only, found by range searches, read in chunks */
+	while (blk <= last) {
+		if (ext2fs_find_first_zero_block_bitmap2(fs->block_map, blk,
+							 last, &blk))
+			break;
+		if (ext2fs_find_first_set_block_bitmap2(fs->block_map, blk,
+							last, &end))
+			end = last + 1;
+		while (blk < end) {
+			n = end - blk < DU_CHUNK ? end - blk : DU_CHUNK;
+			e = io_channel_read_blk64(fs->io, blk, n, buf);
+			if (e) {
+				out_error(s->out, argv[0], e,
+					  "While reading block\n");
+				free(buf);
+				return CMD_FAIL;
+			}
+			for (i = 0; i < n; i++) {
+				const char *b = buf + i * bs;
+
+				for (k = 0; k < bs && !b[k]; k++)
+					;
+				if (k == bs)
+					continue;
+				out_printf(s->out, "\nUnused block %llu "
+					   "contains non-zero data:\n\n",
+					   (unsigned long long)(blk + i));
+				out_write(s->out, b, bs);
+			}
+			blk += n;
+		}
+	}
+	free(buf);
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_dump_unused = {
+	.name = "dump_unused",
+	.synopsis = "dump_unused",
+	.summary = "Dump the free blocks that hold non-zero data",
+	.flags = CMD_DEBUGFS,
+	.run = do_dump_unused,
+};
