@@ -199,6 +199,7 @@ static int do_set_current_time(struct session *s, int argc, char **argv)
 	out_printf(s->out, "Setting current time to %s\n",
 		   dfs_time_to_string(now));
 	s->now = now;
+	s->fs->now = now;	/* libext2fs stamps s_wtime and inodes with it */
 	return CMD_OK;
 }
 
