@@ -53,7 +53,8 @@ static void show_json(struct session *s, int argc, char **argv)
 
 /* The operations that make plans; `plan OP ARGS` builds without applying. */
 static const char *const plan_ops[] = {"journal_relocate", "defrag",
-				       "evacuate", "prealloc", NULL};
+				       "evacuate", "prealloc",
+				       "repack_flex", "repack-flex", NULL};
 
 static int plan_operation(struct session *s, int argc, char **argv)
 {
@@ -206,8 +207,11 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	err = plan_apply(s, p, s->undo_file ? NULL : undo);
 	if (err)
 		goto out;
-	out_printf(s->out, "applied the %s plan for inode %u\n", p->kind,
-		   p->ino);
+	if (p->repack)
+		out_printf(s->out, "applied the %s plan\n", p->kind);
+	else
+		out_printf(s->out, "applied the %s plan for inode %u\n",
+			   p->kind, p->ino);
 	if (undo)
 		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
 			   "%s)\n", undo, undo, s->device);
