@@ -124,6 +124,12 @@ static int do_plan(struct session *s, int argc, char **argv)
 			out_error(s->out, "plan", 0, "Usage: plan save FILE");
 			return CMD_FAIL;
 		}
+		if (s->plan->repack) {
+			out_error(s->out, "plan", 0, "repack_flex plans cannot "
+				  "be saved to a file yet; apply it in this "
+				  "session");
+			return CMD_FAIL;
+		}
 		err = plan_save(s->plan, argv[2]);
 		if (err) {
 			out_error(s->out, "plan", err, "while writing %s",

@@ -68,6 +68,7 @@ struct occ {
 	size_t n;
 	blk64_t files, fixed, first_bad, fixed_at;
 	enum owner_class fixed_cls;
+	ext2_ino_t fixed_ino;
 };
 
 static int occ_cb(const struct owner_run *run, void *arg)
@@ -105,6 +106,7 @@ static int occ_cb(const struct owner_run *run, void *arg)
 	if (!o->fixed) {
 		o->fixed_at = run->start;
 		o->fixed_cls = run->cls;
+		o->fixed_ino = run->ino;
 	}
 	o->fixed += run->len;
 	return 0;
@@ -131,12 +133,14 @@ static int island_free(struct session *s, const struct plan_repack *r)
 	if (o.fixed) {
 		out_error(s->out, "repack_flex", 0, "the island %llu-%llu "
 			  "holds %llu blocks of metadata that cannot move "
-			  "(first: %s at block %llu); this flex group cannot "
+			  "(first: %s%s at block %llu); this flex group cannot "
 			  "be packed there",
 			  (unsigned long long)r->island,
 			  (unsigned long long)(r->island + r->island_len - 1),
 			  (unsigned long long)o.fixed,
 			  owner_class_name(o.fixed_cls),
+			  o.fixed_ino == EXT2_RESIZE_INO ? " (the resize "
+			  "inode's block; repack needs ^resize_inode)" : "",
 			  (unsigned long long)o.fixed_at);
 		return 0;
 	}
