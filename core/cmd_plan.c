@@ -53,7 +53,8 @@ static void show_json(struct session *s, int argc, char **argv)
 
 /* The operations that make plans; `plan OP ARGS` builds without applying. */
 static const char *const plan_ops[] = {"journal_relocate", "defrag",
-				       "evacuate", "prealloc", NULL};
+				       "evacuate", "prealloc",
+				       "repack_flex", "repack-flex", NULL};
 
 static int plan_operation(struct session *s, int argc, char **argv)
 {
@@ -121,6 +122,12 @@ static int do_plan(struct session *s, int argc, char **argv)
 	if (!strcmp(sub, "save")) {
 		if (argc != 3) {
 			out_error(s->out, "plan", 0, "Usage: plan save FILE");
+			return CMD_FAIL;
+		}
+		if (s->plan->repack) {
+			out_error(s->out, "plan", 0, "repack_flex plans cannot "
+				  "be saved to a file yet; apply it in this "
+				  "session");
 			return CMD_FAIL;
 		}
 		err = plan_save(s->plan, argv[2]);
@@ -206,8 +213,11 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	err = plan_apply(s, p, s->undo_file ? NULL : undo);
 	if (err)
 		goto out;
-	out_printf(s->out, "applied the %s plan for inode %u\n", p->kind,
-		   p->ino);
+	if (p->repack)
+		out_printf(s->out, "applied the %s plan\n", p->kind);
+	else
+		out_printf(s->out, "applied the %s plan for inode %u\n",
+			   p->kind, p->ino);
 	if (undo)
 		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
 			   "%s)\n", undo, undo, s->device);

@@ -18,6 +18,7 @@ void plan_free(struct plan *p)
 	free(p->new);
 	free(p->old_meta);
 	free(p->steps);
+	plan_repack_free(p->repack);
 	free(p);
 }
 
@@ -180,6 +181,8 @@ errcode_t plan_fingerprint(ext2_filsys fs, ext2_ino_t ino, struct plan_fp *fp)
 	fp->free_inodes = fs->super->s_free_inodes_count;
 	for (i = 0; i < 16; i++)
 		snprintf(fp->uuid + 2 * i, 3, "%02x", fs->super->s_uuid[i]);
+	if (!ino)
+		return 0;	/* repack_flex: the filesystem only */
 	err = ext2fs_read_inode(fs, ino, &inode);
 	if (err)
 		return err;

@@ -54,6 +54,7 @@ struct plan {
 	struct plan_fp fp;
 	int chained;			/* fp: only the inode is checked */
 	struct plan *next;		/* evacuate: plans applied in turn */
+	struct plan_repack *repack;	/* repack_flex: descriptor moves */
 };
 
 void plan_free(struct plan *p);
@@ -152,5 +153,16 @@ int plan_take_apply_opts(struct session *s, int *argc, char **argv,
  */
 int plan_offer(struct session *s, struct plan *p, int shown,
 	       const struct apply_opts *o);
+
+/* repack_flex (plan_repack.c): moves a flex group's bitmaps and inode
+ * tables into one packed island, switching the group descriptors. */
+struct plan_repack;
+errcode_t plan_build_repack(struct session *s, unsigned long flex,
+			    struct plan **pp);
+void plan_repack_free(struct plan_repack *r);
+void plan_repack_show(struct session *s, const struct plan *p);
+errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p);
+int plan_repack_sane(struct session *s, const struct plan *p);
+int plan_repack_verify(struct session *s, const struct plan *p);
 
 #endif

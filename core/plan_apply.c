@@ -388,7 +388,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
 		if (!err)
-			err = run_steps(s->fs, q);
+			err = q->repack ? plan_repack_run(s->fs, q) :
+			      run_steps(s->fs, q);
 	}
 	fault_remove(s->fs);
 	if (err)

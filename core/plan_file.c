@@ -52,8 +52,11 @@ static void save_one(FILE *f, const struct plan *p)
 
 errcode_t plan_save(const struct plan *p, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
 
+	if (p->repack)
+		return EXT2_ET_OP_NOT_SUPPORTED;	/* not saved yet */
+	f = fopen(path, "w");
 	if (!f)
 		return errno;
 	fprintf(f, "%s\n", PLAN_MAGIC);
@@ -227,6 +230,9 @@ int plan_check_sane(struct session *s, const struct plan *p)
 {
 	blk64_t end = ext2fs_blocks_count(s->fs->super), data = 0;
 	size_t i;
+
+	if (p->repack)
+		return plan_repack_sane(s, p);
 
 	if (!p->target_len || p->target < s->fs->super->s_first_data_block ||
 	    p->target + p->target_len > end || p->target_len < p->new_meta)

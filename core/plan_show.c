@@ -57,6 +57,10 @@ void plan_show(struct session *s, const struct plan *p)
 	unsigned cells;
 	size_t i;
 
+	if (p->repack) {
+		plan_repack_show(s, p);
+		return;
+	}
 	for (i = 0; i < p->nsteps; i++) {
 		if (p->steps[i].kind == STEP_COPY) {
 			rd += p->steps[i].len;

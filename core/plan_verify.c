@@ -84,6 +84,8 @@ int plan_verify(struct session *s, const struct plan *p)
 		fs->block_map = NULL;
 	}
 	err = ext2fs_read_block_bitmap(fs);
+	if (!err && p->repack)
+		return plan_repack_verify(s, p) | check_counters(s);
 	if (!err)
 		err = plan_read_map(fs, p->ino, &ext, &runs, &n, &meta, &nm);
 	if (err) {
