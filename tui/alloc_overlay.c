@@ -29,6 +29,7 @@ struct tui_alloc {
 	unsigned rhead, nrecent;
 	blk64_t blocks;
 	double last_poll, started;
+	double last_poll_drawn;	/* the whole seconds last drawn */
 	int bright;		/* something is drawn bright */
 	char err[160];		/* a failed poll, shown once */
 };
@@ -197,7 +198,12 @@ int tui_alloc_idle(struct tui *t)
 		merge_new(al);
 		dirty = 1;
 	}
-	/* Redraw when a bright range fades. */
+	/* Redraw every second (the recording's age) and when a bright
+	 * range fades. */
+	if ((long)(now - al->started) != (long)(al->last_poll_drawn)) {
+		al->last_poll_drawn = (double)(long)(now - al->started);
+		dirty = 1;
+	}
 	for (i = bright = 0; i < al->nrecent; i++)
 		if (now - al->recent[i].at < ALLOC_RECENT_SECONDS)
 			bright = 1;

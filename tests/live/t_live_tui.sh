@@ -24,7 +24,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 2' INT TERM
-fail() { echo "FAIL: $*"; echo "--- screen:"; cat "$tmp/screen" 2>/dev/null; exit 1; }
+fail() {	# the screen first: run_all.sh shows the last 60 lines
+	echo "--- screen:"; grep -v '^ *$' "$tmp/screen" 2>/dev/null | tail -30
+	echo "--- stderr:"; cat "$tmp/err" 2>/dev/null
+	for d in /sys/kernel/tracing/instances/e2layout-*; do
+		[ -d "$d" ] && { echo "--- $d:"; tail -5 "$d/trace"; }
+	done
+	echo "FAIL: $*"; exit 1
+}
 capture() { $T capture-pane -p -t e2l > "$tmp/screen" 2>/dev/null; }
 # wait_for PATTERN [what]: polls the pane for up to ~10 s.
 wait_for() {
