@@ -32,7 +32,8 @@ fail() {	# the screen first: run_all.sh shows the last 60 lines
 	done
 	echo "FAIL: $*"; exit 1
 }
-capture() { $T capture-pane -p -t e2l > "$tmp/screen" 2>/dev/null; }
+S=e2l	# the tmux session being driven
+capture() { $T capture-pane -p -t $S > "$tmp/screen" 2>/dev/null; }
 # wait_for PATTERN [what]: polls the pane for up to ~10 s.
 wait_for() {
 	i=0
@@ -44,7 +45,7 @@ wait_for() {
 	done
 	fail "${2:-screen never showed: $1}"
 }
-keys() { $T send-keys -t e2l "$@"; }
+keys() { $T send-keys -t $S "$@"; }
 
 mkfs.ext4 -q -F -b 4096 -E nodiscard "$tmp/img" 64M >/dev/null 2>&1 ||
 	fail "mkfs.ext4"
@@ -98,11 +99,24 @@ while [ ! -s "$tmp/rc" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q exited with '$(cat "$tmp/rc" 2>/dev/null)': $(cat "$tmp/err")"
 ls /sys/kernel/tracing/instances | grep -q '^e2layout-' &&
 	fail "a tracing instance was left behind: $(ls /sys/kernel/tracing/instances)"
+# The terminal closing (SIGHUP) while recording still removes the instance.
+S=e2lhup
+$T new-session -d -s $S -x 160 -y 50 \
+	"'$E2LAYOUT' '$mnt' 2>/dev/null; sleep 30" || fail "tmux"
+wait_for "owner scan: complete" "the owner scan never completed (second run)"
+keys a
+wait_for "ALLOC rec" "a did not start recording (second run)"
+$T kill-session -t $S 2>/dev/null
+i=0
+while ls /sys/kernel/tracing/instances | grep -q '^e2layout-' && [ $i -lt 25 ]; do
+	sleep 0.2; i=$((i + 1))
+done
+[ $i -lt 25 ] || fail "SIGHUP left the tracing instance: $(ls /sys/kernel/tracing/instances)"
+
 # Not live (an unmounted copy of the image): a says so.
 cp "$tmp/img" "$tmp/copy.img"
-$T kill-server 2>/dev/null
-T="tmux -L $sock-copy"	# a fresh server: the old one may still be exiting
-$T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
+S=e2lcopy
+$T new-session -d -s $S -x 160 -y 50 \
 	"'$E2LAYOUT' '$tmp/copy.img' 2>/dev/null; sleep 30" || fail "tmux"
 wait_for "owner scan: complete" "the owner scan never completed on the copy"
 keys a
