@@ -34,10 +34,10 @@ fail() {	# the screen first: run_all.sh shows the last 60 lines
 }
 S=e2l	# the tmux session being driven
 capture() { $T capture-pane -p -t $S > "$tmp/screen" 2>/dev/null; }
-# wait_for PATTERN [what]: polls the pane for up to ~10 s.
+# wait_for PATTERN [what]: polls the pane for up to ~15 s.
 wait_for() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 75 ]; do
 		capture
 		grep -q -- "$1" "$tmp/screen" && return 0
 		sleep 0.2
