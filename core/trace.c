@@ -175,16 +175,8 @@ static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
 	return &r->dirty[i];
 }
 
-/* The last mballoc record per inode, waiting for its allocate_blocks. */
-struct pending {
-	__u64 ino;
-	int prealloc;
-	unsigned scanned;
-	char cr[32];
-};
-
 static void parse_line(struct trace_rec *r, const char *line,
-		       struct pending *pend, size_t *npend)
+		       struct trace_pending *pend, size_t *npend)
 {
 	const char *ev = strstr(line, ": ext4_"), *p;
 	unsigned long long ino, block, goal;
@@ -226,7 +218,7 @@ static void parse_line(struct trace_rec *r, const char *line,
 		for (i = 0; i < *npend && pend[i].ino != ino; i++)
 			;
 		if (i == *npend) {
-			if (*npend == 64)
+			if (*npend == TRACE_PENDING)
 				i = 0;	/* forget the oldest slot */
 			else
 				(*npend)++;
@@ -285,7 +277,7 @@ static int by_count(const void *x, const void *y)
 errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 {
 	char p[PATH_MAX + 16];
-	struct pending pend[64];
+	struct trace_pending pend[TRACE_PENDING];
 	size_t npend = 0, i, j;
 	char *line = NULL;
 	size_t cap = 0;
@@ -296,6 +288,10 @@ errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 	if (!ts->active)
 		return EINVAL;
 	put(ts->dir, "tracing_on", "0");
+	if (ts->pipe_open) {
+		close(ts->pipe_fd);
+		ts->pipe_open = 0;
+	}
 	snprintf(p, sizeof(p), "%s/trace", ts->dir);
 	f = fopen(p, "r");
 	if (!f) {
@@ -328,6 +324,61 @@ errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
 	r->ndirty = j;
 	return err;
+}
+
+/* Parses the complete lines of ts->line, keeping a partial last one. */
+static void poll_lines(struct trace_session *ts, struct trace_rec *r)
+{
+	char *start = ts->line, *nl;
+	size_t rest;
+
+	while ((nl = memchr(start, '\n', ts->llen - (start - ts->line)))) {
+		*nl = 0;
+		parse_line(r, start, ts->pend, &ts->npend);
+		start = nl + 1;
+	}
+	rest = ts->llen - (start - ts->line);
+	if (rest == sizeof(ts->line) - 1)
+		rest = 0;	/* a line longer than any event: drop it */
+	memmove(ts->line, start, rest);
+	ts->llen = rest;
+}
+
+errcode_t trace_poll(struct trace_session *ts, struct trace_rec *r,
+		     size_t max_bytes)
+{
+	char p[PATH_MAX + 16];
+	size_t total = 0;
+	ssize_t n;
+
+	if (!ts->active)
+		return EINVAL;
+	if (!ts->pipe_open) {
+		snprintf(p, sizeof(p), "%s/trace_pipe", ts->dir);
+		ts->pipe_fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (ts->pipe_fd < 0)
+			return errno;
+		ts->pipe_open = 1;
+		ts->llen = 0;
+	}
+	while (total < max_bytes) {
+		n = read(ts->pipe_fd, ts->line + ts->llen,
+			 sizeof(ts->line) - 1 - ts->llen);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return errno;
+		}
+		if (!n)
+			break;
+		total += (size_t)n;
+		ts->llen += (size_t)n;
+		ts->line[ts->llen] = 0;
+		poll_lines(ts, r);
+	}
+	return 0;
 }
 
 void trace_rec_free(struct trace_rec *r)

@@ -34,10 +34,26 @@ struct trace_rec {
 	double seconds;
 };
 
+/* The last mballoc record of an inode, waiting for its allocate_blocks. */
+struct trace_pending {
+	__u64 ino;
+	int prealloc;
+	unsigned scanned;
+	char cr[32];
+};
+#define TRACE_PENDING 64
+
 /* A recording in progress. */
 struct trace_session {
 	char dir[PATH_MAX];	/* the instance directory */
 	int active;
+	/* Reading as it happens (trace_poll): trace_pipe, opened
+	 * non-blocking on the first poll, and a partial line. */
+	int pipe_open, pipe_fd;
+	char line[1024];
+	size_t llen;
+	struct trace_pending pend[TRACE_PENDING];
+	size_t npend;
 };
 
 /*
@@ -55,6 +71,16 @@ errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 errcode_t trace_stop(struct trace_session *ts, struct trace_rec *rec);
 
 void trace_rec_free(struct trace_rec *rec);
+
+/*
+ * Reads what was recorded since the last poll, without blocking (the
+ * instance's trace_pipe, non-blocking; events read are consumed), and adds
+ * it to rec (zero it before the first poll).  At most max_bytes are read
+ * per call so that a busy device cannot stall the caller.  0 or an errno.
+ * trace_stop still ends the recording (and closes the pipe).
+ */
+errcode_t trace_poll(struct trace_session *ts, struct trace_rec *rec,
+		     size_t max_bytes);
 
 /* What a recording says about placement on fs. */
 struct trace_summary {

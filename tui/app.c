@@ -225,6 +225,7 @@ static void draw(struct tui *t)
 {
 	const char *hint = " q quit  ? help  / search  : request  "
 			   "Tab/1-7 views";
+	char alloc[256];
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -243,7 +244,12 @@ static void draw(struct tui *t)
 	draw_tabs(t);
 	views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
 	tui_fill(t, t->rows - 2, 0, t->cols, R_STATUS);
-	tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s", t->status);
+	if (tui_alloc_status(t, alloc, sizeof(alloc)))
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s | %s",
+			 alloc, t->status);
+	else
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s",
+			 t->status);
 	move(t->rows - 1, 0);
 	clrtoeol();
 	if (t->prompt) {
@@ -443,6 +449,9 @@ static void global_action(struct tui *t, enum tui_action a)
 		tui_message(t, 0, "kernel view read again (\":live status\" "
 			    "and \":live groups\" compare it with the disk)");
 		break;
+	case ACT_ALLOC:
+		tui_alloc_toggle(t);
+		break;
 	default:
 		break;
 	}
@@ -542,6 +551,7 @@ static int next_key(struct tui *t)
 			return ch;
 	}
 	timeout(t->scanning || (t->keys && *t->keys) ? 0 :
+		tui_alloc_recording(t) ? 200 :
 		t->s->live ? TUI_LIVE_SECONDS * 1000 : -1);
 	return getch();
 }
@@ -558,6 +568,8 @@ static void loop(struct tui *t)
 		if (ch == ERR) {
 			if (t->scanning)
 				dirty = scan_idle(t);
+			if (tui_alloc_idle(t))
+				dirty = 1;
 			if (t->s->live &&
 			    mono_now() - t->live_at >= TUI_LIVE_SECONDS) {
 				live_refresh(t);
@@ -636,6 +648,7 @@ int tui_main(struct session *s, const char *keys)
 	live_refresh(t);
 	scan_start(t);
 	loop(t);
+	tui_alloc_quit(t);	/* removes the tracing instance */
 	draw(t);
 	if (dump)
 		dump_screen(t, dump);

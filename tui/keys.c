@@ -52,6 +52,7 @@ const struct tui_key tui_global_keys[] = {
 	{'t', "t", ACT_THEME, "next colour theme (dark, light)"},
 	{'r', "r F5", ACT_LIVE_REFRESH, "live mode: read the kernel's view again (also every 5 s)"},
 	{KEY_F(5), NULL, ACT_LIVE_REFRESH, NULL},
+	{'a', "a", ACT_ALLOC, "live mode: record allocations, lit on the maps (a again stops)"},
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},
 	{CTRL('l'), "C-l", ACT_REDRAW, "redraw the screen"},
 	{'L', "L", ACT_LAB, "the lab panel: goal and steps (e2layout lab start)"},

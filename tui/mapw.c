@@ -104,7 +104,8 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 {
 	blk64_t rows = div_up(m->end - m->first, m->row_blocks);
 	blk64_t r, rstart, rend, cfirst, ccount, counts[OWN_CLASS_MAX];
-	int lw = label_width(t, m), cols = w - lw, i, role;
+	int lw = label_width(t, m), cols = w - lw, i, role, lit;
+	const char *glyph;
 	enum owner_class cls;
 	double used;
 	attr_t at;
@@ -150,6 +151,16 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 			at = theme_attr(t, role);
 			if (t->nhl && mapw_highlighted(t, cfirst, ccount))
 				at = theme_attr(t, R_HILITE);
+			glyph = theme_cell_glyph(t, cls, used, 0);
+			lit = tui_alloc_cell(t, cfirst, ccount);
+			if (lit) {
+				/* the disk's bitmaps lag the kernel: the
+				 * cell is shown allocated */
+				at = theme_attr(t, lit == 2 ? R_ALLOC_NEW
+							    : R_ALLOC_OLD);
+				glyph = t->color ? theme_glyph(t, "█", "#")
+						 : lit == 2 ? "@" : "a";
+			}
 			if (m->cursor && t->cur >= cfirst &&
 			    t->cur < cfirst + ccount) {
 				at |= A_REVERSE;
@@ -157,8 +168,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 					      sizeof(t->status));
 			}
 			attrset(at);
-			mvaddstr(sy, x + lw + i,
-				 theme_cell_glyph(t, cls, used, 0));
+			mvaddstr(sy, x + lw + i, glyph);
 		}
 	}
 	attrset(A_NORMAL);

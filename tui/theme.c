@@ -30,6 +30,8 @@ static const struct role_style theme_dark[R_MAX] = {
 	[R_HEAD]	= {COLOR_YELLOW, D, A_BOLD},
 	[R_BAR]		= {COLOR_GREEN, D, A_BOLD},
 	[R_BAR_EMPTY]	= {COLOR_WHITE, D, A_DIM},
+	[R_ALLOC_NEW]	= {COLOR_WHITE, COLOR_RED, A_BOLD},
+	[R_ALLOC_OLD]	= {COLOR_RED, D, A_BOLD},
 	[R_CLASS0 + OWN_FREE]	= {COLOR_WHITE, D, A_DIM},
 	[R_CLASS0 + OWN_UNINIT]	= {COLOR_BLUE, D, A_DIM},
 	[R_CLASS0 + OWN_SUPER]	= {COLOR_RED, D, A_BOLD},
@@ -61,6 +63,8 @@ static const struct role_style theme_light[R_MAX] = {
 	[R_HEAD]	= {COLOR_BLUE, D, A_BOLD},
 	[R_BAR]		= {COLOR_GREEN, D, A_BOLD},
 	[R_BAR_EMPTY]	= {COLOR_BLACK, D, A_DIM},
+	[R_ALLOC_NEW]	= {COLOR_WHITE, COLOR_RED, A_BOLD},
+	[R_ALLOC_OLD]	= {COLOR_RED, D, 0},
 	[R_CLASS0 + OWN_FREE]	= {COLOR_BLACK, D, A_DIM},
 	[R_CLASS0 + OWN_UNINIT]	= {COLOR_BLUE, D, A_DIM},
 	[R_CLASS0 + OWN_SUPER]	= {COLOR_RED, D, A_BOLD},
@@ -84,7 +88,8 @@ static const attr_t mono_attr[R_MAX] = {
 	[R_TAB_ACTIVE] = A_BOLD | A_UNDERLINE, [R_STATUS] = A_REVERSE,
 	[R_ERROR] = A_BOLD | A_REVERSE, [R_SELECT] = A_REVERSE,
 	[R_HILITE] = A_BOLD | A_UNDERLINE, [R_HEAD] = A_BOLD,
-	[R_BAR] = A_BOLD,
+	[R_BAR] = A_BOLD, [R_ALLOC_NEW] = A_BOLD | A_REVERSE,
+	[R_ALLOC_OLD] = A_BOLD,
 };
 
 static const struct {

@@ -19,6 +19,7 @@
 enum tui_role {
 	R_NORMAL, R_TITLE, R_TAB, R_TAB_ACTIVE, R_STATUS, R_MSG, R_ERROR,
 	R_SELECT, R_HILITE, R_DIM, R_HEAD, R_BAR, R_BAR_EMPTY,
+	R_ALLOC_NEW, R_ALLOC_OLD,	/* the live allocation overlay */
 	R_CLASS0,			/* + enum owner_class */
 	R_MAX = R_CLASS0 + OWN_CLASS_MAX
 };
@@ -29,7 +30,7 @@ enum tui_action {
 	ACT_VIEW1, ACT_VIEW2, ACT_VIEW3, ACT_VIEW4, ACT_VIEW5, ACT_VIEW6, ACT_VIEW7,
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
 	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
-	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH, ACT_LAB,
+	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH, ACT_LAB, ACT_ALLOC,
 	/* view-specific */
 	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
 	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
@@ -75,6 +76,7 @@ struct tui_maparea {
 
 struct tui_prompt;
 struct tui_names;
+struct tui_alloc;
 
 struct tui {
 	struct session *s;
@@ -124,6 +126,7 @@ struct tui {
 	 * again on 'r' and every TUI_LIVE_SECONDS; -1 when unreadable. */
 	long long live_kfree, live_dfree;
 	double live_at;
+	struct tui_alloc *alloc;	/* allocations being recorded, or NULL */
 };
 
 /* app.c */
@@ -200,6 +203,18 @@ const char *prompt_line(const struct tui_prompt *p);
 void prompt_draw(struct tui *t, struct tui_prompt *p, int y, int x, int w,
 		 const char *label);
 void prompt_history_add(struct tui_prompt *p, const char *line);
+
+/* alloc_overlay.c - live mode: `a` records allocations (tracepoints). */
+void tui_alloc_toggle(struct tui *t);
+/* Polls the recording (non-blocking); 1 when the screen should change. */
+int tui_alloc_idle(struct tui *t);
+int tui_alloc_recording(const struct tui *t);
+/* 0: no allocation in the cell, 1: an older one, 2: a recent one. */
+int tui_alloc_cell(const struct tui *t, blk64_t first, blk64_t count);
+/* The status-line text while recording: 1 when buf was set. */
+int tui_alloc_status(const struct tui *t, char *buf, size_t len);
+/* Stops recording and removes the tracing instance (quit). */
+void tui_alloc_quit(struct tui *t);
 
 /* view_console.c */
 void console_append(struct tui *t, const char *buf, size_t len);

@@ -1,0 +1,126 @@
+#!/bin/sh
+# t_live_tui.sh - the TUI's live allocation overlay on a loop-mounted ext4
+# made here: `a` starts recording, a dd with fsync allocates, the status
+# line's last allocation lies within filefrag's extents of the file, and q
+# exits 0 leaving no e2layout tracing instance behind (nor does a second
+# a); on an unmounted image a says it is not live.
+set -u
+: "${E2LAYOUT:?}"
+skip() { echo "$*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "live tests need root (loop mounts): skipped"
+for t in losetup mount umount mkfs.ext4 filefrag tmux; do
+	command -v $t >/dev/null 2>&1 || skip "$t is missing: live TUI test skipped"
+done
+tmp=$(mktemp -d)
+sock=e2l-livetui-$$
+T="tmux -L $sock"
+loop=""; mounted=""; tracefs=""
+cleanup() {
+	$T kill-server 2>/dev/null
+	[ -n "$mounted" ] && umount "$tmp/mnt" 2>/dev/null
+	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+	[ -n "$tracefs" ] && umount /sys/kernel/tracing 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+fail() {	# the screen first: run_all.sh shows the last 60 lines
+	echo "--- screen:"; grep -v '^ *$' "$tmp/screen" 2>/dev/null | tail -30
+	echo "--- stderr:"; cat "$tmp/err" 2>/dev/null
+	for d in /sys/kernel/tracing/instances/e2layout-*; do
+		[ -d "$d" ] && { echo "--- $d:"; tail -5 "$d/trace"; }
+	done
+	echo "FAIL: $*"; exit 1
+}
+S=e2l	# the tmux session being driven
+capture() { $T capture-pane -p -t $S > "$tmp/screen" 2>/dev/null; }
+# wait_for PATTERN [what]: polls the pane for up to ~15 s.
+wait_for() {
+	i=0
+	while [ $i -lt 75 ]; do
+		capture
+		grep -q -- "$1" "$tmp/screen" && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	fail "${2:-screen never showed: $1}"
+}
+keys() { $T send-keys -t $S "$@"; }
+
+mkfs.ext4 -q -F -b 4096 -E nodiscard "$tmp/img" 64M >/dev/null 2>&1 ||
+	fail "mkfs.ext4"
+mkdir "$tmp/mnt"
+loop=$(losetup -f --show "$tmp/img" 2>/dev/null) ||
+	skip "losetup refused here: live TUI test skipped"
+mount -t ext4 "$loop" "$tmp/mnt" 2>/dev/null ||
+	skip "mounting $loop refused here: live TUI test skipped"
+mounted=1
+mnt=$tmp/mnt
+if [ ! -d /sys/kernel/tracing/instances ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null && tracefs=1
+fi
+[ -d /sys/kernel/tracing/events/ext4/ext4_allocate_blocks ] ||
+	skip "tracefs or the ext4 tracepoints are unavailable: live TUI test skipped"
+
+$T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
+	"env ASAN_OPTIONS='${ASAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" ||
+	skip "tmux could not start a session: live TUI test skipped"
+wait_for "LIVE" "no LIVE mark on the tab bar"
+wait_for "owner scan: complete" "the owner scan never completed"
+keys a
+wait_for "ALLOC rec" "a did not start recording: $(sed -n '$p' "$tmp/screen")"
+ls /sys/kernel/tracing/instances | grep -q '^e2layout-' ||
+	fail "no e2layout tracing instance while recording"
+dd if=/dev/zero of="$mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
+wait_for "ALLOC [0-9]* (" "no allocation on the status line"
+sleep 1; capture
+ino=$(stat -c %i "$mnt/f")
+line=$(grep "ALLOC [0-9]* (" "$tmp/screen")
+set -- $(echo "$line" | sed -n 's/.*last: <\([0-9]*\)> .* got \([0-9]*\)-\([0-9]*\) .*/\1 \2 \3/p')
+[ $# = 3 ] || fail "cannot read the last allocation from: $line"
+[ "$1" = "$ino" ] || fail "last allocation is for <$1>, the file is <$ino>"
+got_s=$2; got_e=$3
+filefrag -v -b4096 "$mnt/f" |
+	sed -n 's/^ *[0-9]*: *[0-9]*\.\. *[0-9]*: *\([0-9]*\)\.\. *\([0-9]*\):.*/\1 \2/p' > "$tmp/ext"
+[ -s "$tmp/ext" ] || fail "filefrag gave no extents"
+awk -v s="$got_s" -v e="$got_e" '$1 <= s && e <= $2 { f = 1 } END { exit !f }' "$tmp/ext" || {
+	cat "$tmp/ext"; fail "allocation $got_s-$got_e is in none of filefrag's extents"; }
+# a again stops and removes the instance; a third a records again, and q
+# must remove that one.
+keys a
+wait_for "allocation recording stopped: [1-9]" "a did not stop the recording"
+ls /sys/kernel/tracing/instances | grep -q '^e2layout-' &&
+	fail "stopping left the tracing instance: $(ls /sys/kernel/tracing/instances)"
+keys a
+wait_for "ALLOC rec" "a did not start recording again"
+keys q
+i=0
+while [ ! -s "$tmp/rc" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q exited with '$(cat "$tmp/rc" 2>/dev/null)': $(cat "$tmp/err")"
+ls /sys/kernel/tracing/instances | grep -q '^e2layout-' &&
+	fail "a tracing instance was left behind: $(ls /sys/kernel/tracing/instances)"
+# The terminal closing (SIGHUP) while recording still removes the instance.
+S=e2lhup
+$T new-session -d -s $S -x 160 -y 50 \
+	"'$E2LAYOUT' '$mnt' 2>/dev/null; sleep 30" || fail "tmux"
+wait_for "owner scan: complete" "the owner scan never completed (second run)"
+keys a
+wait_for "ALLOC rec" "a did not start recording (second run)"
+$T kill-session -t $S 2>/dev/null
+i=0
+while ls /sys/kernel/tracing/instances | grep -q '^e2layout-' && [ $i -lt 25 ]; do
+	sleep 0.2; i=$((i + 1))
+done
+[ $i -lt 25 ] || fail "SIGHUP left the tracing instance: $(ls /sys/kernel/tracing/instances)"
+
+# Not live (an unmounted image made here): a says so.
+mkfs.ext4 -q -F -b 4096 "$tmp/plain.img" 8M >/dev/null 2>&1 || fail "mkfs.ext4 (plain)"
+S=e2lplain
+$T new-session -d -s $S -x 160 -y 50 \
+	"'$E2LAYOUT' '$tmp/plain.img' 2>/dev/null; sleep 30" || fail "tmux"
+wait_for "owner scan: complete" "the owner scan never completed on the plain image"
+keys a
+wait_for "not live: allocations" "a on an unmounted image gave no clear message"
+keys q
+echo "live tui: allocation overlay ($got_s-$got_e of <$ino>), instance removed: ok"
+exit 0
