@@ -164,9 +164,15 @@ if want relocate; then
 		 awk '$6 == "-" && $9 == "-" { print $8; exit }')
 	skip=$((jstart * 4096 / 1048576))
 	seek=$(( $(stat -c %s "$JFRAG") / 1048576 / 4 ))	# the emptied half
-	# The request as the issue names it, else the editor's plan + apply.
+	# The request as the issue names it, else the editor's one request
+	# (on a -w session an operation applies its plan at once), else its
+	# plan + apply.
 	RELOC="$E2L -w --no-undo -R 'journal relocate' $COPY"
 	probe relocate "$RELOC" "cp --sparse=always $JFRAG $COPY"
+	if [ "$PROBE" = na ]; then
+		RELOC="$E2L -w -R 'journal_relocate --no-undo' $COPY"
+		probe relocate "$RELOC" "cp --sparse=always $JFRAG $COPY"
+	fi
 	[ "$PROBE" = na ] &&
 		RELOC="printf 'journal_relocate\\napply --no-undo\\n' | $E2L -w -f - $COPY"
 	pair relocate "journal relocate ($J_MIB MiB journal)" \

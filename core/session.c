@@ -39,12 +39,39 @@ static errcode_t check_writable(struct session *s, const char *device)
 	return 0;
 }
 
+static errcode_t load_group_desc(ext2_filsys fs);
+
+/*
+ * After a superblock-only open: can the descriptors be read?  Without
+ * meta_bg they are one run, and reading its last block proves the run is
+ * inside the image; with meta_bg they are scattered, so the whole table is
+ * read now.  A failure makes the caller open the usual way, so that a
+ * broken image is refused at open exactly as before.
+ */
+static int group_desc_readable(ext2_filsys fs)
+{
+	blk64_t last;
+	char *buf;
+	errcode_t err;
+
+	if (ext2fs_has_feature_meta_bg(fs->super))
+		return load_group_desc(fs) == 0;
+	if (!fs->desc_blocks)
+		return 1;
+	last = ext2fs_descriptor_block_loc2(fs, fs->super->s_first_data_block,
+					    fs->desc_blocks - 1);
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	err = io_channel_read_blk64(fs->io, last, 1, buf);
+	ext2fs_free_mem(&buf);
+	return err == 0;
+}
+
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
 {
-	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
-			 EXT2_FLAG_THREADS;
+	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS;
 	io_manager io = unix_io_manager;
 	errcode_t err;
 
@@ -72,6 +99,18 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		}
 		open_flags |= EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS;
 	}
+	/*
+	 * Read-only from the primary superblock: the descriptors (8 MiB on
+	 * 16 TiB) are not read at open; libext2fs reads the block holding a
+	 * descriptor when one is asked for, and session_need(NEED_GROUP_DESC)
+	 * reads the whole table.  libext2fs's threaded bitmap reading is only
+	 * enabled once the table is in memory (the on-demand block is one
+	 * static buffer).
+	 */
+	if (!(flags & SESSION_RW) && !superblock)
+		open_flags |= EXT2_FLAG_SUPER_ONLY;
+	else
+		open_flags |= EXT2_FLAG_THREADS;
 	if (flags & SESSION_RW) {
 		err = check_writable(s, device);
 		if (err)
@@ -106,6 +145,15 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		}
 		break;
 	}
+	if (!err && (open_flags & EXT2_FLAG_SUPER_ONLY) &&
+	    !group_desc_readable(s->fs)) {
+		/* let a full open report the problem as it would have */
+		ext2fs_close_free(&s->fs);
+		open_flags &= ~EXT2_FLAG_SUPER_ONLY;
+		open_flags |= EXT2_FLAG_THREADS;
+		err = ext2fs_open(device, open_flags, superblock, blocksize,
+				  io, &s->fs);
+	}
 	if (err) {
 		s->fs = NULL;
 		out_error(s->out, "e2layout", err, "while trying to open %s",
@@ -129,6 +177,50 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = 0;
 	return 0;
+}
+
+/* Reads every descriptor block into fs->group_desc, as ext2fs_open would
+ * have, contiguous blocks in one read. */
+static errcode_t load_group_desc(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block, start = 0, blk;
+	dgrp_t i, run = 0;
+	char *table = NULL;
+	errcode_t err;
+
+	if (fs->group_desc)
+		return 0;
+	err = ext2fs_get_array(fs->desc_blocks, fs->blocksize, &table);
+	if (err)
+		return err;
+	for (i = 0; i <= fs->desc_blocks; i++) {
+		blk = i < fs->desc_blocks ?
+			ext2fs_descriptor_block_loc2(fs, first, i) : 0;
+		if (run && i < fs->desc_blocks && blk == start + run) {
+			run++;
+			continue;
+		}
+		if (run) {
+			err = io_channel_read_blk64(fs->io, start, run,
+				table + (size_t)(i - run) * fs->blocksize);
+			if (err)
+				goto out;
+		}
+		start = blk;
+		run = 1;
+	}
+#ifdef WORDS_BIGENDIAN
+	for (i = 0; i < fs->group_desc_count; i++)
+		ext2fs_swap_group_desc2(fs, ext2fs_group_desc(fs,
+			(struct opaque_ext2_group_desc *)table, i));
+#endif
+	fs->group_desc = (struct opaque_ext2_group_desc *)table;
+	table = NULL;
+	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
+	fs->flags |= EXT2_FLAG_THREADS;
+out:
+	ext2fs_free_mem(&table);
+	return err;
 }
 
 void session_invalidate(struct session *s)
@@ -184,6 +276,14 @@ errcode_t session_need(struct session *s, unsigned need)
 	need &= ~s->loaded;
 	if (!need)
 		return 0;
+	if (need & (NEED_GROUP_DESC | NEED_BITMAPS)) {
+		err = load_group_desc(s->fs);
+		if (err)
+			return err;
+		need &= ~NEED_GROUP_DESC;	/* not kept in s->loaded */
+		if (!need)
+			return 0;
+	}
 	if (s->flags & SESSION_CATASTROPHIC)
 		return EXT2_ET_NO_BLOCK_BITMAP;
 	/*
