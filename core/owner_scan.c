@@ -3,6 +3,8 @@
  * fragmentation, a bounded number of inodes per step. */
 #include "owner_int.h"
 
+#include <ext2fs/ext3_extents.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -193,6 +195,54 @@ static void owalk_add(struct owalk *w, blk64_t pblk, blk64_t len,
 	c->pad = 0;
 }
 
+/* A leaf extent (from the tree or straight from i_block). */
+static void owalk_leaf(struct owalk *w, blk64_t pblk, blk64_t lblk,
+		       blk64_t len)
+{
+	if (!len)
+		return;
+	owalk_add(w, pblk, len, lblk, w->data_cls);
+	w->extents++;
+	w->data_blocks += len;
+	if (len > w->longest)
+		w->longest = len;
+}
+
+/*
+ * A tree of depth 0 (most files: up to 4 extents in i_block) read in
+ * place, with the checks libext2fs makes on such a root (magic, entries
+ * within eh_max, eh_max 2..4); anything else returns 0 and goes through
+ * the extent API, which reports it the same way as before.
+ */
+static int owalk_inline_extents(struct owalk *w, struct ext2_inode *inode)
+{
+	const struct ext3_extent_header *eh = (const void *)inode->i_block;
+	const struct ext3_extent *ex = (const void *)(eh + 1);
+	unsigned entries, max, i;
+	__u16 len;
+
+	if (ext2fs_le16_to_cpu(eh->eh_magic) != EXT3_EXT_MAGIC ||
+	    eh->eh_depth)
+		return 0;
+	entries = ext2fs_le16_to_cpu(eh->eh_entries);
+	max = ext2fs_le16_to_cpu(eh->eh_max);
+	if (entries > max || max > 4 || max < 2)
+		return 0;
+	for (i = 0; i < entries; i++, ex++) {
+		if (++w->steps > w->max_steps) {
+			w->bad = 1;
+			break;
+		}
+		len = ext2fs_le16_to_cpu(ex->ee_len);
+		if (len > EXT_INIT_MAX_LEN)
+			len -= EXT_INIT_MAX_LEN;
+		owalk_leaf(w, ext2fs_le32_to_cpu(ex->ee_start) +
+			   ((blk64_t)ext2fs_le16_to_cpu(ex->ee_start_hi) << 32),
+			   ext2fs_le32_to_cpu(ex->ee_block), len);
+	}
+	return 1;
+}
+
 static void owalk_extents(struct owalk *w, struct ext2_inode *inode)
 {
 	ext2_extent_handle_t h;
@@ -200,6 +250,8 @@ static void owalk_extents(struct owalk *w, struct ext2_inode *inode)
 	int op = EXT2_EXTENT_ROOT;
 	errcode_t err;
 
+	if (owalk_inline_extents(w, inode))
+		return;
 	err = ext2fs_extent_open2(w->fs, w->ino, inode, &h);
 	if (err) {
 		w->bad = 1;
@@ -224,13 +276,7 @@ static void owalk_extents(struct owalk *w, struct ext2_inode *inode)
 					  OWN_MAPPING);
 			continue;
 		}
-		if (!e.e_len)
-			continue;
-		owalk_add(w, e.e_pblk, e.e_len, e.e_lblk, w->data_cls);
-		w->extents++;
-		w->data_blocks += e.e_len;
-		if (e.e_len > w->longest)
-			w->longest = e.e_len;
+		owalk_leaf(w, e.e_pblk, e.e_lblk, e.e_len);
 	}
 	ext2fs_extent_free(h);
 }
