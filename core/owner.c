@@ -316,6 +316,33 @@ errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
 	return 0;
 }
 
+void owner_readahead_dirs(struct session *s)
+{
+	struct owner_index *idx = s->owners;
+	unsigned long long budget = 64ULL << 20, len;
+	size_t i;
+	int fd;
+
+	if (!idx || !idx->complete || !s->device)
+		return;
+	fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (i = 0; i < idx->files.n && budget; i++) {
+		const struct orun *r = &idx->files.v[i];
+
+		if (r->cls != OWN_DIR)
+			continue;
+		len = (unsigned long long)r->len * s->fs->blocksize;
+		if (len > budget)
+			len = budget;
+		budget -= len;
+		posix_fadvise(fd, (off_t)(orun_start(r) * s->fs->blocksize),
+			      len, POSIX_FADV_WILLNEED);
+	}
+	close(fd);
+}
+
 void owner_index_free(struct owner_index *idx)
 {
 	if (!idx)
@@ -325,6 +352,8 @@ void owner_index_free(struct owner_index *idx)
 	if (idx->rafd >= 0)
 		close(idx->rafd);
 	free(idx->inode_buf);
+	free(idx->defer_buf);
+	free(idx->defer_ino);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);

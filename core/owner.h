@@ -117,6 +117,10 @@ enum owner_class owner_class_from_key(const char *key);
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
 
+/* After a complete scan: asks the kernel to start reading the directory
+ * blocks (up to 64 MiB), before a walk of the tree on a cold cache. */
+void owner_readahead_dirs(struct session *s);
+
 void owner_index_free(struct owner_index *idx);
 
 #endif

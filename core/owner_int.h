@@ -80,6 +80,11 @@ struct owner_index {
 	int files_sorted;		/* files sorted (on first query) */
 	int rafd;			/* the device, for readahead, or -1 */
 	dgrp_t ra_next;			/* first group not yet advised */
+	/* inodes with an extent tree deeper than i_block, walked in batches
+	 * after their tree blocks have been asked for (owner_scan.c) */
+	char *defer_buf;
+	ext2_ino_t *defer_ino;
+	unsigned ndefer;
 };
 
 /* The scan's runs in block order (sorted on first use after the scan, so
