@@ -157,7 +157,7 @@ TUI="TERM=xterm-256color LINES=50 COLUMNS=160 E2L_TUI_EXIT_AFTER_FIRST_FRAME=1 s
 want tui && pair tui "TUI: start to first full frame, then quit" \
 	"$bigdesc" 1 "<= 1x" "$TUI" "debugfs -c -R stats" \
 	"debugfs -c -R stats $BIG" "" \
-	"whole process under script(1) with --keys q: an upper bound"
+	"whole process under script(1); the TUI quits once its first frame is on the screen (E2L_TUI_EXIT_AFTER_FIRST_FRAME=1)"
 if want relocate; then
 	COPY=$W/jfrag.copy.img
 	jstart=$(debugfs -R "ex <8>" "$JFRAG" 2>/dev/null |

@@ -15,6 +15,10 @@
 #define CMD_NEEDS_IBITMAP	0x0008	/* the inode bitmap loaded */
 #define CMD_NEEDS_BITMAPS	(CMD_NEEDS_BBITMAP | CMD_NEEDS_IBITMAP)
 #define CMD_NEEDS_NOFS		0x0010	/* no filesystem may be open */
+#define CMD_FEW_GROUPS		0x0020	/* touches the descriptors of a few
+					   groups only: they are read on
+					   demand instead of the whole table
+					   (see NEED_GROUP_DESC) */
 #define CMD_JSON		0x0100	/* emits a structured JSON result */
 #define CMD_DEBUGFS		0x0200	/* a debugfs request, same output */
 

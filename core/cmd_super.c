@@ -324,6 +324,6 @@ const struct cmd_entry cmd_feature = {
 	.aliases = features_aliases,
 	.synopsis = "feature [[-]FEATURE ...]",
 	.summary = "List the filesystem features; set or clear them under -w",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.run = do_features,
 };

@@ -316,6 +316,54 @@ errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
 	return 0;
 }
 
+errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
+				   blk64_t count,
+				   blk64_t counts[OWN_CLASS_MAX])
+{
+	ext2_filsys fs = s->fs;
+	blk64_t total, end, gfirst, glast, a, b, len, gsize, freeb, f;
+	dgrp_t g;
+
+	if (!fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->owners)
+		return owner_class_counts(s, first, count, counts);
+	total = ext2fs_blocks_count(fs->super);
+	end = first + count;
+	if (end < first || end > total)
+		end = total;
+	if (first < fs->super->s_first_data_block) {
+		b = end < fs->super->s_first_data_block ? end :
+		    fs->super->s_first_data_block;
+		if (b > first)
+			counts[OWN_SUPER] += b - first;	/* the boot block */
+		first = b;
+	}
+	while (first < end) {
+		g = ext2fs_group_of_blk2(fs, first);
+		gfirst = ext2fs_group_first_block2(fs, g);
+		glast = ext2fs_group_last_block2(fs, g);
+		a = first;
+		b = glast + 1 < end ? glast + 1 : end;
+		len = b - a;
+		gsize = glast - gfirst + 1;
+		freeb = (blk64_t)ext2fs_bg_free_blocks_count(fs, g) *
+			EXT2FS_CLUSTER_RATIO(fs);
+		if (freeb > gsize)
+			freeb = gsize;
+		/* the group's share of free blocks in [a, b) */
+		f = len == gsize ? freeb :
+		    (blk64_t)((double)freeb * len / gsize + 0.5);
+		if (f > len)
+			f = len;
+		counts[ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT) ?
+		       OWN_UNINIT : OWN_FREE] += f;
+		counts[OWN_UNKNOWN] += len - f;
+		first = b;
+	}
+	return 0;
+}
+
 void owner_readahead_dirs(struct session *s)
 {
 	struct owner_index *idx = s->owners;
