@@ -225,6 +225,25 @@ static int scan_buffer_blocks(ext2_filsys fs)
 	return n < max ? n : max;
 }
 
+/* Room for about one and a half runs per used inode, so that the vector
+ * is not copied over and over as it grows (pages never touched cost no
+ * memory; capped, and growth still works beyond it). */
+static void reserve_runs(ext2_filsys fs, struct orun_vec *v)
+{
+	unsigned long long used = fs->super->s_inodes_count -
+				  fs->super->s_free_inodes_count;
+	size_t cap;
+
+	if (fs->super->s_free_inodes_count > fs->super->s_inodes_count)
+		return;
+	cap = used + used / 2 + 256;
+	if (cap > (64U << 20) / sizeof(*v->v) * 16)
+		cap = (64U << 20) / sizeof(*v->v) * 16;
+	v->v = malloc(cap * sizeof(*v->v));
+	if (v->v)
+		v->cap = cap;
+}
+
 errcode_t owner_scan_begin(struct session *s)
 {
 	struct owner_index *idx;
@@ -248,6 +267,7 @@ errcode_t owner_scan_begin(struct session *s)
 		goto out;
 	orun_sort(&idx->meta);
 	meta_merge(s->fs, &idx->meta);
+	reserve_runs(s->fs, &idx->files);
 	idx->inode_buf = malloc(EXT2_INODE_SIZE(s->fs->super));
 	if (!idx->inode_buf) {
 		err = ENOMEM;
