@@ -94,6 +94,10 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 			  s->fs->device_name);
 		return 1;
 	}
+	/* the whole descriptor table in one read (one block at a time on
+	 * demand stays the fallback when that fails) */
+	if (s->fs && !(c->flags & CMD_FEW_GROUPS))
+		(void)session_need(s, NEED_GROUP_DESC);
 	if (!(c->flags & (CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS)))
 		return 0;
 	if (!s->fs) {

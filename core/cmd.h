@@ -17,6 +17,10 @@
 #define CMD_NEEDS_NOFS		0x0010	/* no filesystem may be open */
 #define CMD_WRITES		0x0020	/* writes, but checks -w itself (in
 					   debugfs's order, after its usage) */
+#define CMD_FEW_GROUPS		0x0040	/* touches the descriptors of a few
+					   groups only: they are read on
+					   demand instead of the whole table
+					   (see NEED_GROUP_DESC) */
 #define CMD_JSON		0x0100	/* emits a structured JSON result */
 #define CMD_DEBUGFS		0x0200	/* a debugfs request, same output */
 

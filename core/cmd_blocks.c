@@ -43,7 +43,7 @@ const struct cmd_entry cmd_blocks = {
 	.name = "blocks",
 	.synopsis = "blocks <file>",
 	.summary = "List every block a file uses, mapping blocks included",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_blocks,
 };
@@ -115,7 +115,7 @@ const struct cmd_entry cmd_bmap = {
 	.synopsis = "bmap [-a] <file> logical_blk [physical_blk]",
 	.summary = "Map a file's logical block to its physical block",
 	.options = "-a",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_bmap,
 };
@@ -160,7 +160,7 @@ const struct cmd_entry cmd_imap = {
 	.name = "imap",
 	.synopsis = "imap <file>",
 	.summary = "Show the inode table block and offset of an inode",
-	.flags = CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_imap,
 };

@@ -136,7 +136,7 @@ const struct cmd_entry cmd_dump_extents = {
 	.synopsis = "dump_extents [-n] [-l] <file>",
 	.summary = "Show a file's extent tree: index nodes and leaf extents",
 	.options = "-n -l",
-	.flags = CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_dump_extents,
 };

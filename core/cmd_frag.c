@@ -215,6 +215,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 		parent = calloc(f.nworst, sizeof(*parent));
 		for (i = 0; want && parent && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
+		owner_readahead_dirs(s);
 		if (!want || !parent ||
 		    owner_find_parents(s->fs, want, parent, f.nworst)) {
 			free(parent);

@@ -284,7 +284,7 @@ const struct cmd_entry cmd_list_directory = {
 	.synopsis = "ls [-c] [-d] [-l] [-p] [-r] [dir]",
 	.summary = "List directory",
 	.options = "-c -d -l -p -r --json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_ls,
 };

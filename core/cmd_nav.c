@@ -86,7 +86,7 @@ const struct cmd_entry cmd_change_working_directory = {
 	.synopsis = "cd <dir>",
 	.summary = "Change working directory",
 	.options = "--json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_cd,
 };
@@ -98,7 +98,7 @@ const struct cmd_entry cmd_change_root_directory = {
 	.synopsis = "chroot <dir>",
 	.summary = "Change root directory",
 	.options = "--json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_chroot,
 };
@@ -110,6 +110,6 @@ const struct cmd_entry cmd_print_working_directory = {
 	.synopsis = "pwd",
 	.summary = "Print current working directory",
 	.options = "--json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.run = do_pwd,
 };

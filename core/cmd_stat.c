@@ -310,7 +310,7 @@ const struct cmd_entry cmd_show_inode_info = {
 	.aliases = stat_aliases,
 	.synopsis = "show_inode_info <file>",
 	.summary = "Show an inode: mode, owner, size, times, xattrs, blocks",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_stat,
 };

@@ -69,11 +69,41 @@ static int worst_cmp(const void *x, const void *y)
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
+/* Max-heap under worst_cmp (the root compares greatest: the least bad). */
+static void heap_up(struct frag_file *h, size_t i, const struct frag_file *x)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+
+		if (worst_cmp(&h[p], x) >= 0)
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = *x;
+}
+
+/* Replaces the root with x. */
+static void heap_down(struct frag_file *h, size_t n, const struct frag_file *x)
+{
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && worst_cmp(&h[c + 1], &h[c]) > 0)
+			c++;
+		if (worst_cmp(&h[c], x) <= 0)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = *x;
+}
+
 errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f)
 {
 	const struct owner_fstats *st;
 	const struct owner_filefrag *list;
-	size_t n, i;
+	size_t n, i, k;
 	errcode_t err;
 
 	memset(f, 0, sizeof(*f));
@@ -89,17 +119,24 @@ errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f)
 		   100.0 * st->displaced / st->total_blocks : 0;
 	if (!n || !top)
 		return 0;
-	f->worst = calloc(n, sizeof(*f->worst));
+	k = n < top ? n : top;
+	f->worst = calloc(k, sizeof(*f->worst));
 	if (!f->worst)
 		return ENOMEM;
+	/* the k worst through a heap whose root is the least bad kept */
 	for (i = 0; i < n; i++) {
-		f->worst[i].ino = list[i].ino;
-		f->worst[i].blocks = list[i].blocks;
-		f->worst[i].extents = list[i].extents;
-		f->worst[i].ideal = list[i].ideal;
+		struct frag_file x = {.ino = list[i].ino,
+				      .blocks = list[i].blocks,
+				      .extents = list[i].extents,
+				      .ideal = list[i].ideal};
+
+		if (i < k)
+			heap_up(f->worst, i, &x);
+		else if (worst_cmp(&x, &f->worst[0]) < 0)
+			heap_down(f->worst, k, &x);
 	}
-	qsort(f->worst, n, sizeof(*f->worst), worst_cmp);
-	f->nworst = n < top ? n : top;
+	qsort(f->worst, k, sizeof(*f->worst), worst_cmp);
+	f->nworst = k;
 	return 0;
 }
 

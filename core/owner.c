@@ -5,6 +5,8 @@
 #include "owner_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +209,41 @@ static void meta_merge(ext2_filsys fs, struct orun_vec *v)
 	v->n = o;
 }
 
+/*
+ * Inode-table blocks per read of the scan: a whole group's table where it
+ * fits in 4 MiB (the scan never reads across groups), instead of
+ * libext2fs's default of 8 blocks: far fewer reads, and a cold cache sees
+ * large sequential requests.
+ */
+static int scan_buffer_blocks(ext2_filsys fs)
+{
+	unsigned max = (4U << 20) / fs->blocksize;
+	unsigned n = fs->inode_blocks_per_group;
+
+	if (n < 8)
+		n = 8;
+	return n < max ? n : max;
+}
+
+/* Room for about one and a half runs per used inode, so that the vector
+ * is not copied over and over as it grows (pages never touched cost no
+ * memory; capped, and growth still works beyond it). */
+static void reserve_runs(ext2_filsys fs, struct orun_vec *v)
+{
+	unsigned long long used = fs->super->s_inodes_count -
+				  fs->super->s_free_inodes_count;
+	size_t cap;
+
+	if (fs->super->s_free_inodes_count > fs->super->s_inodes_count)
+		return;
+	cap = used + used / 2 + 256;
+	if (cap > (64U << 20) / sizeof(*v->v) * 16)
+		cap = (64U << 20) / sizeof(*v->v) * 16;
+	v->v = malloc(cap * sizeof(*v->v));
+	if (v->v)
+		v->cap = cap;
+}
+
 errcode_t owner_scan_begin(struct session *s)
 {
 	struct owner_index *idx;
@@ -222,6 +259,7 @@ errcode_t owner_scan_begin(struct session *s)
 	idx = calloc(1, sizeof(*idx));
 	if (!idx)
 		return ENOMEM;
+	idx->rafd = -1;
 	err = meta_groups(s->fs, &idx->meta);
 	if (!err)
 		err = meta_inodes(s->fs, idx);
@@ -229,15 +267,21 @@ errcode_t owner_scan_begin(struct session *s)
 		goto out;
 	orun_sort(&idx->meta);
 	meta_merge(s->fs, &idx->meta);
+	reserve_runs(s->fs, &idx->files);
 	idx->inode_buf = malloc(EXT2_INODE_SIZE(s->fs->super));
 	if (!idx->inode_buf) {
 		err = ENOMEM;
 		goto out;
 	}
-	err = ext2fs_open_inode_scan(s->fs, 0, &idx->scan);
+	err = ext2fs_open_inode_scan(s->fs, scan_buffer_blocks(s->fs),
+				     &idx->scan);
 	if (err)
 		goto out;
 	ext2fs_inode_scan_flags(idx->scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
+	/* readahead of the inode tables goes through a descriptor of our
+	 * own: the page cache is the same */
+	if (s->device)
+		idx->rafd = open(s->device, O_RDONLY | O_CLOEXEC);
 	s->owners = idx;
 	return 0;
 out:
@@ -292,13 +336,92 @@ errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
 	return 0;
 }
 
+errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
+				   blk64_t count,
+				   blk64_t counts[OWN_CLASS_MAX])
+{
+	ext2_filsys fs = s->fs;
+	blk64_t total, end, gfirst, glast, a, b, len, gsize, freeb, f;
+	dgrp_t g;
+
+	if (!fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->owners)
+		return owner_class_counts(s, first, count, counts);
+	total = ext2fs_blocks_count(fs->super);
+	end = first + count;
+	if (end < first || end > total)
+		end = total;
+	if (first < fs->super->s_first_data_block) {
+		b = end < fs->super->s_first_data_block ? end :
+		    fs->super->s_first_data_block;
+		if (b > first)
+			counts[OWN_SUPER] += b - first;	/* the boot block */
+		first = b;
+	}
+	while (first < end) {
+		g = ext2fs_group_of_blk2(fs, first);
+		gfirst = ext2fs_group_first_block2(fs, g);
+		glast = ext2fs_group_last_block2(fs, g);
+		a = first;
+		b = glast + 1 < end ? glast + 1 : end;
+		len = b - a;
+		gsize = glast - gfirst + 1;
+		freeb = (blk64_t)ext2fs_bg_free_blocks_count(fs, g) *
+			EXT2FS_CLUSTER_RATIO(fs);
+		if (freeb > gsize)
+			freeb = gsize;
+		/* the group's share of free blocks in [a, b) */
+		f = len == gsize ? freeb :
+		    (blk64_t)((double)freeb * len / gsize + 0.5);
+		if (f > len)
+			f = len;
+		counts[ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT) ?
+		       OWN_UNINIT : OWN_FREE] += f;
+		counts[OWN_UNKNOWN] += len - f;
+		first = b;
+	}
+	return 0;
+}
+
+void owner_readahead_dirs(struct session *s)
+{
+	struct owner_index *idx = s->owners;
+	unsigned long long budget = 64ULL << 20, len;
+	size_t i;
+	int fd;
+
+	if (!idx || !idx->complete || !s->device)
+		return;
+	fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (i = 0; i < idx->files.n && budget; i++) {
+		const struct orun *r = &idx->files.v[i];
+
+		if (r->cls != OWN_DIR)
+			continue;
+		len = (unsigned long long)r->len * s->fs->blocksize;
+		if (len > budget)
+			len = budget;
+		budget -= len;
+		posix_fadvise(fd, (off_t)(orun_start(r) * s->fs->blocksize),
+			      len, POSIX_FADV_WILLNEED);
+	}
+	close(fd);
+}
+
 void owner_index_free(struct owner_index *idx)
 {
 	if (!idx)
 		return;
 	if (idx->scan)
 		ext2fs_close_inode_scan(idx->scan);
+	if (idx->rafd >= 0)
+		close(idx->rafd);
 	free(idx->inode_buf);
+	free(idx->defer_buf);
+	free(idx->defer_ino);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);
@@ -533,7 +656,7 @@ errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
 	/* With bigalloc, start at the cluster so that its slack is known. */
 	pos -= pos % EXT2FS_CLUSTER_RATIO(s->fs);
 	mv = &s->owners->meta;
-	fv = s->owners->complete ? &s->owners->files : &none;
+	fv = s->owners->complete ? owner_files(s->owners) : &none;
 	i = orun_find(mv, pos);
 	j = orun_find(fv, pos);
 	while (pos < end && !e.stop) {
@@ -592,9 +715,9 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
 	idx = s->owners;
 	/* A whole stored run when there is one; else what the bitmap says. */
 	for (pass = 0; pass < 2; pass++) {
-		v = pass ? &idx->files : &idx->meta;
 		if (pass && !idx->complete)
 			break;
+		v = pass ? owner_files(idx) : &idx->meta;
 		k = orun_find(v, blk);
 		if (k < v->n && orun_start(&v->v[k]) <= blk) {
 			struct emitter e = {.fs = s->fs, .fn = lookup_one,

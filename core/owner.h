@@ -117,6 +117,21 @@ enum owner_class owner_class_from_key(const char *key);
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
 
+/*
+ * Like owner_class_counts, but before the scan has begun (no bitmap read
+ * yet) an estimate from the group descriptors alone: each group's free
+ * count (OWN_UNINIT in BLOCK_UNINIT groups, else OWN_FREE) spread evenly
+ * over the group, the rest OWN_UNKNOWN.  Once owner_scan_begin() has run it
+ * is owner_class_counts.  For a first screen that reads no bitmap.
+ */
+errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
+				   blk64_t count,
+				   blk64_t counts[OWN_CLASS_MAX]);
+
+/* After a complete scan: asks the kernel to start reading the directory
+ * blocks (up to 64 MiB), before a walk of the tree on a cold cache. */
+void owner_readahead_dirs(struct session *s);
+
 void owner_index_free(struct owner_index *idx);
 
 #endif

@@ -77,7 +77,19 @@ struct owner_index {
 	struct owner_fstats fstats;
 	struct owner_filefrag *frag;	/* fragmented files only */
 	size_t nfrag, capfrag;
+	int files_sorted;		/* files sorted (on first query) */
+	int rafd;			/* the device, for readahead, or -1 */
+	dgrp_t ra_next;			/* first group not yet advised */
+	/* inodes with an extent tree deeper than i_block, walked in batches
+	 * after their tree blocks have been asked for (owner_scan.c) */
+	char *defer_buf;
+	ext2_ino_t *defer_ino;
+	unsigned ndefer;
 };
+
+/* The scan's runs in block order (sorted on first use after the scan, so
+ * that a command needing only the per-file numbers never sorts them). */
+struct orun_vec *owner_files(struct owner_index *idx);
 
 /* Adds one walked file's fragmentation to the index's counters. */
 errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,

@@ -6,6 +6,9 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,12 +44,40 @@ static errcode_t check_writable(struct session *s, const char *device)
 	return 0;
 }
 
+static errcode_t load_group_desc(ext2_filsys fs);
+
+/*
+ * After a superblock-only open: can the descriptors be read?  Without
+ * meta_bg they are one run, and reading its last block proves the run is
+ * inside the image; with meta_bg they are scattered, so the whole table is
+ * read now.  A failure makes the caller open the usual way, so that a
+ * broken image is refused at open exactly as before.
+ */
+static int group_desc_readable(ext2_filsys fs)
+{
+	blk64_t last;
+	char *buf;
+	errcode_t err;
+
+	if (ext2fs_has_feature_meta_bg(fs->super))
+		return load_group_desc(fs) == 0;
+	if (!fs->desc_blocks)
+		return 1;
+	last = ext2fs_descriptor_block_loc2(fs, fs->super->s_first_data_block,
+					    fs->desc_blocks - 1);
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	err = io_channel_read_blk64(fs->io, last, 1, buf);
+	ext2fs_free_mem(&buf);
+	return err == 0;
+}
+
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
 {
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
-			 EXT2_FLAG_THREADS | s->extra_open_flags;
+			 s->extra_open_flags;
 	io_manager io = unix_io_manager;
 	char dev[PATH_MAX];
 	struct stat st;
@@ -86,6 +117,18 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		}
 		open_flags |= EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS;
 	}
+	/*
+	 * Read-only from the primary superblock: the descriptors (8 MiB on
+	 * 16 TiB) are not read at open; libext2fs reads the block holding a
+	 * descriptor when one is asked for, and session_need(NEED_GROUP_DESC)
+	 * reads the whole table.  libext2fs's threaded bitmap reading is only
+	 * enabled once the table is in memory (the on-demand block is one
+	 * static buffer).
+	 */
+	if (!(flags & SESSION_RW) && !superblock)
+		open_flags |= EXT2_FLAG_SUPER_ONLY;
+	else
+		open_flags |= EXT2_FLAG_THREADS;
 	if (flags & SESSION_RW) {
 		err = check_writable(s, device);
 		if (err)
@@ -123,6 +166,15 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		}
 		break;
 	}
+	if (!err && (open_flags & EXT2_FLAG_SUPER_ONLY) &&
+	    !group_desc_readable(s->fs)) {
+		/* let a full open report the problem as it would have */
+		ext2fs_close_free(&s->fs);
+		open_flags &= ~EXT2_FLAG_SUPER_ONLY;
+		open_flags |= EXT2_FLAG_THREADS;
+		err = ext2fs_open(device, open_flags, superblock, blocksize,
+				  io, &s->fs);
+	}
 	if (err) {
 		s->fs = NULL;
 		live_free(s->live);
@@ -150,6 +202,50 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = 0;
 	return 0;
+}
+
+/* Reads every descriptor block into fs->group_desc, as ext2fs_open would
+ * have, contiguous blocks in one read. */
+static errcode_t load_group_desc(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block, start = 0, blk;
+	dgrp_t i, run = 0;
+	char *table = NULL;
+	errcode_t err;
+
+	if (fs->group_desc)
+		return 0;
+	err = ext2fs_get_array(fs->desc_blocks, fs->blocksize, &table);
+	if (err)
+		return err;
+	for (i = 0; i <= fs->desc_blocks; i++) {
+		blk = i < fs->desc_blocks ?
+			ext2fs_descriptor_block_loc2(fs, first, i) : 0;
+		if (run && i < fs->desc_blocks && blk == start + run) {
+			run++;
+			continue;
+		}
+		if (run) {
+			err = io_channel_read_blk64(fs->io, start, run,
+				table + (size_t)(i - run) * fs->blocksize);
+			if (err)
+				goto out;
+		}
+		start = blk;
+		run = 1;
+	}
+#ifdef WORDS_BIGENDIAN
+	for (i = 0; i < fs->group_desc_count; i++)
+		ext2fs_swap_group_desc2(fs, ext2fs_group_desc(fs,
+			(struct opaque_ext2_group_desc *)table, i));
+#endif
+	fs->group_desc = (struct opaque_ext2_group_desc *)table;
+	table = NULL;
+	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
+	fs->flags |= EXT2_FLAG_THREADS;
+out:
+	ext2fs_free_mem(&table);
+	return err;
 }
 
 void session_invalidate(struct session *s)
@@ -204,6 +300,60 @@ errcode_t session_close(struct session *s)
 	return err;
 }
 
+/*
+ * Before libext2fs reads one bitmap block per initialised group (8,192
+ * scattered blocks on 16 TiB): when a sample block is not in the page
+ * cache, ask the kernel for all of them at once, so that a cold read
+ * proceeds in parallel rather than one seek at a time.
+ */
+static void bitmap_readahead(struct session *s, int inode_bitmaps)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t blk, start = 0, len = 0;
+	int csum = ext2fs_has_group_desc_csum(fs), fd;
+	__u16 uninit = inode_bitmaps ? EXT2_BG_INODE_UNINIT :
+				       EXT2_BG_BLOCK_UNINIT;
+	dgrp_t g, probe;
+	char sample[1];
+	struct iovec iov = {sample, sizeof(sample)};
+
+	if (!s->device || fs->group_desc_count < 64)
+		return;
+	fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* the last initialised group's bitmap: cached means warm */
+	for (probe = fs->group_desc_count; probe > 0; probe--)
+		if (!csum || !ext2fs_bg_flags_test(fs, probe - 1, uninit))
+			break;
+	if (probe) {
+		blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, probe - 1) :
+				      ext2fs_block_bitmap_loc(fs, probe - 1);
+		if (preadv2(fd, &iov, 1, (off_t)(blk * fs->blocksize),
+			    RWF_NOWAIT) == 1)
+			goto out;
+	}
+	for (g = 0; g <= fs->group_desc_count; g++) {
+		blk = 0;
+		if (g < fs->group_desc_count &&
+		    !(csum && ext2fs_bg_flags_test(fs, g, uninit)))
+			blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, g) :
+					      ext2fs_block_bitmap_loc(fs, g);
+		if (blk && len && blk == start + len) {
+			len++;
+			continue;
+		}
+		if (len)
+			posix_fadvise(fd, (off_t)(start * fs->blocksize),
+				      (off_t)(len * fs->blocksize),
+				      POSIX_FADV_WILLNEED);
+		start = blk;
+		len = blk ? 1 : 0;
+	}
+out:
+	close(fd);
+}
+
 errcode_t session_need(struct session *s, unsigned need)
 {
 	errcode_t err;
@@ -213,6 +363,14 @@ errcode_t session_need(struct session *s, unsigned need)
 	need &= ~s->loaded;
 	if (!need)
 		return 0;
+	if (need & (NEED_GROUP_DESC | NEED_BITMAPS)) {
+		err = load_group_desc(s->fs);
+		if (err)
+			return err;
+		need &= ~NEED_GROUP_DESC;	/* not kept in s->loaded */
+		if (!need)
+			return 0;
+	}
 	if (s->flags & SESSION_CATASTROPHIC)
 		return EXT2_ET_NO_BLOCK_BITMAP;
 	/*
@@ -220,6 +378,10 @@ errcode_t session_need(struct session *s, unsigned need)
 	 * filesystem are BLOCK_UNINIT); the API already lets callers say
 	 * what they need so that this can change without touching them.
 	 */
+	if (need & NEED_INODE_BITMAP)
+		bitmap_readahead(s, 1);
+	if (need & NEED_BLOCK_BITMAP)
+		bitmap_readahead(s, 0);
 	if (need & NEED_INODE_BITMAP) {
 		err = ext2fs_read_inode_bitmap(s->fs);
 		if (err)

@@ -19,6 +19,10 @@
 #define NEED_BLOCK_BITMAP	0x0001
 #define NEED_INODE_BITMAP	0x0002
 #define NEED_BITMAPS		(NEED_BLOCK_BITMAP | NEED_INODE_BITMAP)
+/* Every group descriptor in memory (a read-only session opens with the
+ * superblock only and reads descriptors one block at a time on demand;
+ * commands walking all groups ask for the whole table in one read). */
+#define NEED_GROUP_DESC		0x0004
 
 struct owner_index;	/* core/owner.c */
 struct plan;		/* core/plan.h: the editor's current plan */

@@ -562,8 +562,20 @@ static void loop(struct tui *t)
 
 	while (!t->quit) {
 		if (dirty)
-			draw(t);
+			draw(t);	/* refresh(): on the screen */
+		if (dirty && t->exit_first_frame) {
+			t->quit = 1;
+			break;
+		}
 		dirty = 0;
+		if (t->scan_pending) {
+			/* the bitmaps and the inode scan wait for the first
+			 * frame, which the descriptors alone can draw */
+			t->scan_pending = 0;
+			scan_start(t);
+			dirty = 1;
+			continue;
+		}
 		ch = next_key(t);
 		if (ch == ERR) {
 			if (t->scanning)
@@ -602,6 +614,8 @@ int tui_main(struct session *s, const char *keys)
 	t->mouse_y = t->mouse_x = -1;
 	t->prompt_obj = prompt_new();
 	t->help = tui_lab_text() ? 2 : 0;	/* a lab starts on its panel */
+	/* every view reads descriptors: the whole table in one read */
+	(void)session_need(s, NEED_GROUP_DESC);
 	sink_init_cb(&t->sink, SINK_TEXT, console_sink_write, t);
 
 	/* Nothing may write on the screen behind curses' back. */
@@ -646,10 +660,14 @@ int tui_main(struct session *s, const char *keys)
 		if (views[i]->init)
 			views[i]->init(t);
 	live_refresh(t);
-	scan_start(t);
+	t->scan_pending = 1;
+	t->exit_first_frame = getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME") &&
+			      strcmp(getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME"),
+				     "0");
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
-	draw(t);
+	if (!t->exit_first_frame)
+		draw(t);
 	if (dump)
 		dump_screen(t, dump);
 	for (i = 0; i < TUI_NVIEWS; i++)

@@ -145,7 +145,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 			ccount = rend - cfirst < m->bpc ? rend - cfirst
 							: m->bpc;
 			memset(counts, 0, sizeof(counts));
-			owner_class_counts(t->s, cfirst, ccount, counts);
+			owner_class_counts_quick(t->s, cfirst, ccount, counts);
 			cls = cell_class(counts, ccount, &used);
 			role = R_CLASS0 + cls;
 			at = theme_attr(t, role);
@@ -290,7 +290,7 @@ void mapw_describe(struct tui *t, blk64_t first, blk64_t count, char *buf,
 	if (per > 1)
 		strbuf_printf(&sb, "  flex %lu", (unsigned long)(g / per));
 	strbuf_printf(&sb, "  |");
-	owner_class_counts(t->s, first, count, counts);
+	owner_class_counts_quick(t->s, first, count, counts);
 	for (c = OWN_CLASS_MAX - 1; c >= 0 && shown < 3; c--) {
 		/* the biggest shares, largest first */
 		int best = -1, k;

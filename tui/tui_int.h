@@ -89,6 +89,8 @@ struct tui {
 	int help_top;
 	/* The background owner scan. */
 	int scanning, scan_cancelled;
+	int scan_pending;	/* started once the first frame is drawn */
+	int exit_first_frame;	/* E2L_TUI_EXIT_AFTER_FIRST_FRAME (bench) */
 	errcode_t scan_err;
 	unsigned gen;		/* bumped when what the maps show changes */
 	/* The map cursor, shared by every view that draws a map. */

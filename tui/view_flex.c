@@ -17,6 +17,7 @@ static struct {
 	long fsel, ftop, gsel, gtop;
 	int list_y, list_h, split;
 	unsigned long hl_for;	/* flex whose islands are highlighted + 1 */
+	int loaded;		/* fx built (when the view is first used) */
 } st;
 
 static const struct tui_key flex_keys[] = {
@@ -40,9 +41,19 @@ static void flex_fini(struct tui *t)
 
 static void flex_init(struct tui *t)
 {
+	(void)t;
+	memset(&st, 0, sizeof(st));
+}
+
+/* The flex list, built when the view is first drawn or used (not before
+ * the first frame: 8,192 flex groups on 16 TiB). */
+static void flex_load(struct tui *t)
+{
 	unsigned long i, n = flex_count(t->fs);
 
-	memset(&st, 0, sizeof(st));
+	if (st.loaded)
+		return;
+	st.loaded = 1;
 	st.fx = calloc(n ? n : 1, sizeof(*st.fx));
 	if (!st.fx) {
 		st.err = EXT2_ET_NO_MEMORY;
@@ -102,6 +113,7 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 	size_t o;
 	unsigned k;
 
+	flex_load(t);
 	if (!st.n) {
 		tui_text(t, y, x, w, R_ERROR, "flex groups: %s",
 			 st.err ? error_message(st.err) : "none");
@@ -170,6 +182,7 @@ static int flex_key(struct tui *t, enum tui_action a, int ch)
 	struct e2l_group g;
 	dgrp_t gi;
 
+	flex_load(t);
 	if (!st.n)
 		return 0;
 	switch (a) {
