@@ -98,4 +98,8 @@ errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,
 /* Is ino handled before the scan (journal, quota...)? */
 int owner_special_ino(ext2_filsys fs, ext2_ino_t ino);
 
+/* Blocks per group served by one run unit of a mergeable metadata class
+ * (0 for classes that are not merged across groups). */
+blk64_t owner_group_unit(ext2_filsys fs, int cls);
+
 #endif

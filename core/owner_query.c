@@ -1,0 +1,393 @@
+/* owner_query.c - answering ownership questions from the index (see
+ * owner.h): the runs over a block range, one block's owner, class counts
+ * and one inode's runs.  Binary searches over the index plus bitmap range
+ * searches for free and unowned space; nothing here scans inodes. */
+#include "owner_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Group metadata (superblock .. inode table) is kept per group served. */
+static int group_class(int cls)
+{
+	return cls >= OWN_SUPER && cls <= OWN_ITABLE;
+}
+
+/* Index of the first run that may overlap pos. */
+static size_t orun_find(const struct orun_vec *v, blk64_t pos)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {	/* first run starting after pos */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (orun_start(&v->v[mid]) <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && orun_end(&v->v[lo - 1]) > pos)
+		return lo - 1;
+	return lo;
+}
+
+/* Does the logical block grow along the run (file data)? */
+static int lblk_advances(const struct owner_run *r)
+{
+	return r->ino && r->cls != OWN_MAPPING && r->cls != OWN_XATTR &&
+	       !group_class(r->cls);
+}
+
+struct emitter {
+	ext2_filsys fs;
+	int (*fn)(const struct owner_run *run, void *arg);
+	void *arg;
+	struct owner_run last;
+	int have_last, stop;
+	blk64_t from;		/* runs before it are only remembered */
+};
+
+static void emit(struct emitter *e, const struct owner_run *r)
+{
+	struct owner_run c;
+
+	if (e->stop || !r->len)
+		return;
+	e->last = *r;
+	e->have_last = 1;
+	if (r->start + r->len <= e->from)
+		return;
+	if (r->start < e->from) {	/* clip a run begun before the range */
+		c = *r;
+		c.len -= e->from - r->start;
+		if (lblk_advances(&c))
+			c.lblk += e->from - r->start;
+		c.start = e->from;
+		e->stop = e->fn(&c, e->arg);
+		return;
+	}
+	e->stop = e->fn(r, e->arg);
+}
+
+static dgrp_t group_of(ext2_filsys fs, blk64_t b)
+{
+	if (b < fs->super->s_first_data_block)
+		return 0;
+	return ext2fs_group_of_blk2(fs, b);
+}
+
+static void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a,
+			blk64_t b, struct owner_run *out)
+{
+	struct owner_run o = {0};
+	blk64_t off = a - orun_start(r), unit;
+
+	o.start = a;
+	o.len = b - a;
+	o.cls = r->cls;
+	if (group_class(r->cls)) {
+		unit = owner_group_unit(fs, r->cls);
+		o.group = r->ino + (unit ? off / unit : 0);
+	} else {
+		o.ino = r->ino;
+		o.lblk = r->lblk;
+		if (lblk_advances(&o))
+			o.lblk += off;
+		o.group = group_of(fs, a);
+	}
+	*out = o;
+}
+
+static void emit_orun(struct emitter *e, const struct orun *r, blk64_t a,
+		      blk64_t b)
+{
+	struct owner_run o;
+
+	orun_to_run(e->fs, r, a, b, &o);
+	emit(e, &o);
+}
+
+static void emit_plain(struct emitter *e, blk64_t a, blk64_t b,
+		       enum owner_class cls)
+{
+	struct owner_run o = {0};
+
+	o.start = a;
+	o.len = b - a;
+	o.cls = cls;
+	o.group = group_of(e->fs, a);
+	emit(e, &o);
+}
+
+static int group_uninit(ext2_filsys fs, dgrp_t g)
+{
+	return ext2fs_has_group_desc_csum(fs) &&
+	       ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT);
+}
+
+static void emit_free(struct emitter *e, blk64_t a, blk64_t b)
+{
+	while (a < b && !e->stop) {
+		dgrp_t g = group_of(e->fs, a);
+		int un = group_uninit(e->fs, g);
+		blk64_t t = ext2fs_group_last_block2(e->fs, g) + 1;
+
+		while (t < b && group_uninit(e->fs, group_of(e->fs, t)) == un)
+			t = ext2fs_group_last_block2(e->fs,
+						     group_of(e->fs, t)) + 1;
+		if (t > b)
+			t = b;
+		emit_plain(e, a, t, un ? OWN_UNINIT : OWN_FREE);
+		a = t;
+	}
+}
+
+/* Used blocks without a run.  With bigalloc, the rest of a cluster that
+ * a run partly covers belongs to the run's owner (before or after it). */
+static void emit_used(struct emitter *e, blk64_t a, blk64_t b,
+		      const struct orun *next)
+{
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(e->fs), t, c;
+	struct owner_run o;
+
+	if (ratio > 1 && e->have_last && a % ratio &&
+	    e->last.start + e->last.len == a &&
+	    e->last.cls != OWN_FREE && e->last.cls != OWN_UNINIT &&
+	    e->last.cls != OWN_UNKNOWN) {
+		t = (a | (ratio - 1)) + 1;
+		if (t > b)
+			t = b;
+		o = e->last;
+		if (lblk_advances(&o))
+			o.lblk += o.len;
+		o.start = a;
+		o.len = t - a;
+		emit(e, &o);
+		a = t;
+	}
+	c = b;
+	if (ratio > 1 && next && b % ratio && orun_start(next) == b) {
+		c = b - b % ratio;
+		if (c < a)
+			c = a;
+	}
+	if (a < c)
+		emit_plain(e, a, c, OWN_UNKNOWN);
+	if (c < b) {
+		orun_to_run(e->fs, next, b, b + 1, &o);
+		o.start = c;
+		o.len = b - c;
+		if (lblk_advances(&o))
+			o.lblk = o.lblk >= o.len ? o.lblk - o.len : 0;
+		emit(e, &o);
+	}
+}
+
+/* The space between runs, from the block bitmap. */
+static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
+		     const struct orun *next)
+{
+	ext2fs_block_bitmap bm = e->fs->block_map;
+	blk64_t fdb = e->fs->super->s_first_data_block, z;
+
+	if (a < fdb) {
+		emit_plain(e, a, b < fdb ? b : fdb, OWN_UNKNOWN);
+		a = fdb;
+	}
+	while (a < b && !e->stop) {
+		if (ext2fs_find_first_zero_block_bitmap2(bm, a, b - 1, &z))
+			z = b;
+		if (z < a)
+			z = a;
+		if (z > a) {
+			emit_used(e, a, z, z == b ? next : NULL);
+			a = z;
+			continue;
+		}
+		if (ext2fs_find_first_set_block_bitmap2(bm, a, b - 1, &z))
+			z = b;
+		if (z <= a)	/* cannot happen; never loop */
+			z = a + 1;
+		emit_free(e, a, z);
+		a = z;
+	}
+}
+
+errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
+			  int (*fn)(const struct owner_run *run, void *arg),
+			  void *arg)
+{
+	struct emitter e = {0};
+	const struct orun_vec *mv, *fv;
+	const struct orun *nr;
+	static const struct orun_vec none;
+	blk64_t pos = first, end, total, next, rend;
+	size_t i, j;
+	errcode_t err;
+
+	err = owner_scan_begin(s);
+	if (err)
+		return err;
+	total = ext2fs_blocks_count(s->fs->super);
+	end = first + count;
+	if (end < first || end > total)
+		end = total;
+	if (first >= end)
+		return 0;
+	e.fs = s->fs;
+	e.fn = fn;
+	e.arg = arg;
+	e.from = first;
+	/* With bigalloc, start at the cluster so that its slack is known. */
+	pos -= pos % EXT2FS_CLUSTER_RATIO(s->fs);
+	mv = &s->owners->meta;
+	fv = s->owners->complete ? owner_files(s->owners) : &none;
+	i = orun_find(mv, pos);
+	j = orun_find(fv, pos);
+	while (pos < end && !e.stop) {
+		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
+			i++;
+		while (j < fv->n && orun_end(&fv->v[j]) <= pos)
+			j++;
+		next = end;
+		if (i < mv->n && orun_start(&mv->v[i]) < next)
+			next = orun_start(&mv->v[i]);
+		if (i < mv->n && next <= pos) {
+			rend = orun_end(&mv->v[i]);
+			rend = rend < end ? rend : end;
+			emit_orun(&e, &mv->v[i], pos, rend);
+			pos = rend;
+			continue;
+		}
+		if (j < fv->n && orun_start(&fv->v[j]) <= pos) {
+			rend = orun_end(&fv->v[j]);
+			rend = rend < next ? rend : next;
+			emit_orun(&e, &fv->v[j], pos, rend);
+			pos = rend;
+			continue;
+		}
+		nr = i < mv->n && orun_start(&mv->v[i]) == next ?
+		     &mv->v[i] : NULL;
+		if (j < fv->n && orun_start(&fv->v[j]) < next) {
+			next = orun_start(&fv->v[j]);
+			nr = &fv->v[j];
+		}
+		emit_gap(&e, pos, next, nr);
+		pos = next;
+	}
+	return 0;
+}
+
+static int lookup_one(const struct owner_run *run, void *arg)
+{
+	*(struct owner_run *)arg = *run;
+	return 1;
+}
+
+errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
+{
+	struct owner_index *idx;
+	const struct orun_vec *v;
+	errcode_t err;
+	size_t k;
+	int pass;
+
+	err = owner_scan_begin(s);
+	if (err)
+		return err;
+	if (blk >= ext2fs_blocks_count(s->fs->super))
+		return EXT2_ET_BAD_BLOCK_NUM;
+	idx = s->owners;
+	/* A whole stored run when there is one; else what the bitmap says. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass && !idx->complete)
+			break;
+		v = pass ? owner_files(idx) : &idx->meta;
+		k = orun_find(v, blk);
+		if (k < v->n && orun_start(&v->v[k]) <= blk) {
+			struct emitter e = {.fs = s->fs, .fn = lookup_one,
+					    .arg = run};
+
+			emit_orun(&e, &v->v[k], orun_start(&v->v[k]),
+				  orun_end(&v->v[k]));
+			return 0;
+		}
+	}
+	memset(run, 0, sizeof(*run));
+	/* To the end of its cluster, so that bigalloc slack finds its
+	 * owner; the first run reported starts at blk. */
+	return owner_for_range(s, blk, EXT2FS_CLUSTER_RATIO(s->fs) -
+			       blk % EXT2FS_CLUSTER_RATIO(s->fs), lookup_one,
+			       run);
+}
+
+static int count_fn(const struct owner_run *run, void *arg)
+{
+	blk64_t *counts = arg;
+
+	counts[run->cls] += run->len;
+	return 0;
+}
+
+errcode_t owner_class_counts(struct session *s, blk64_t first, blk64_t count,
+			     blk64_t counts[OWN_CLASS_MAX])
+{
+	return owner_for_range(s, first, count, count_fn, counts);
+}
+
+static int run_cmp_lblk(const void *a, const void *b)
+{
+	const struct owner_run *x = a, *y = b;
+
+	if (x->lblk != y->lblk)
+		return x->lblk < y->lblk ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
+			   struct owner_run **runs, size_t *nruns)
+{
+	struct orun_vec v = {0};
+	struct ext2_inode inode;
+	struct owner_run *out = NULL;
+	struct owalk w;
+	errcode_t err;
+	size_t k;
+
+	*runs = NULL;
+	*nruns = 0;
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!ino || ino > s->fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_read_inode(s->fs, ino, &inode);
+	if (err)
+		return err;
+	memset(&w, 0, sizeof(w));
+	w.fs = s->fs;
+	w.out = &v;
+	owalk_inode(&w, ino, &inode, ino == s->fs->super->s_journal_inum ?
+		    OWN_JOURNAL : LINUX_S_ISDIR(inode.i_mode) ? OWN_DIR :
+		    owner_special_ino(s->fs, ino) ? OWN_OTHER : OWN_FILE);
+	err = w.err;
+	if (!err && v.n) {
+		out = calloc(v.n, sizeof(*out));
+		if (!out)
+			err = ENOMEM;
+	}
+	for (k = 0; !err && k < v.n; k++) {
+		out[k].start = orun_start(&v.v[k]);
+		out[k].len = v.v[k].len;
+		out[k].cls = v.v[k].cls;
+		out[k].ino = ino;
+		out[k].lblk = v.v[k].lblk;
+		out[k].group = group_of(s->fs, out[k].start);
+	}
+	if (!err && v.n) {
+		qsort(out, v.n, sizeof(*out), run_cmp_lblk);
+		*runs = out;
+		*nruns = v.n;
+	}
+	free(v.v);
+	return err;
+}
