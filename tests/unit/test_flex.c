@@ -45,25 +45,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void capture(void *ctx, enum sink_chan chan, const char *buf,
-		    size_t len)
-{
-	struct tsession *t = ctx;
-
-	strbuf_add(chan == SINK_ERR ? &t->err : &t->out, buf, len);
-}
-
-static void open_path(struct tsession *t, const char *path,
-		      enum sink_mode mode)
-{
-	memset(t, 0, sizeof(*t));
-	add_error_table(&et_ext2_error_table);
-	sink_init_cb(&t->sink, mode, capture, t);
-	session_init(&t->s, &t->sink);
-	if (session_open(&t->s, path, 0, NULL, 0, 0))
-		fail_msg("cannot open %s", path);
-}
-
 /* Per group, what dumpe2fs lists. */
 struct dgrp {
 	unsigned long long bb, ib, it_a, it_b;
@@ -132,7 +113,7 @@ static void compare_image(const char *path)
 	unsigned long long want, have, fb, fi, dirs, b;
 	unsigned i, g;
 
-	open_path(&t, path, SINK_TEXT);
+	tl_open_path(&t, path, SINK_TEXT);
 	fs = t.s.fs;
 	d = parse_dumpe2fs(path, fs->group_desc_count, &per);
 	if (!ext2fs_has_feature_flex_bg(fs->super))
@@ -201,7 +182,7 @@ static void test_layout(void **state)
 	struct e2l_flex fx;
 
 	(void)state;
-	open_path(&t, many, SINK_TEXT);
+	tl_open_path(&t, many, SINK_TEXT);
 	assert_int_equal(flex_groups_per(t.s.fs), 16);
 	assert_int_equal(flex_count(t.s.fs), 4);
 	assert_int_equal(flex_get(t.s.fs, 1, &fx), 0);
@@ -210,14 +191,14 @@ static void test_layout(void **state)
 	assert_true(fx.nislands >= 1);
 	flex_release(&fx);
 	tl_close(&t);
-	open_path(&t, small, SINK_TEXT);
+	tl_open_path(&t, small, SINK_TEXT);
 	assert_int_equal(flex_count(t.s.fs), 5);
 	assert_int_equal(flex_get(t.s.fs, 4, &fx), 0);
 	assert_int_equal(fx.first_group, 16);
 	assert_int_equal(fx.last_group, t.s.fs->group_desc_count - 1);
 	flex_release(&fx);
 	tl_close(&t);
-	open_path(&t, split, SINK_TEXT);
+	tl_open_path(&t, split, SINK_TEXT);
 	assert_int_equal(flex_get(t.s.fs, 0, &fx), 0);
 	assert_true(fx.nislands >= 2);
 	flex_release(&fx);
@@ -229,7 +210,7 @@ static void test_request(void **state)
 	struct tsession t;
 
 	(void)state;
-	open_path(&t, many, SINK_TEXT);
+	tl_open_path(&t, many, SINK_TEXT);
 	assert_int_equal(tl_run(&t, "flex"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "16 groups per flex group"));
 	assert_non_null(strstr(t.out.buf, "16-31"));
@@ -245,7 +226,7 @@ static void test_request(void **state)
 	assert_non_null(strstr(t.out.buf, "flex_bg is not enabled"));
 	tl_close(&t);
 
-	open_path(&t, many, SINK_JSON);
+	tl_open_path(&t, many, SINK_JSON);
 	assert_int_equal(tl_run(&t, "flex 1"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "\"flex_bg\":true,"
 				"\"groups_per_flex\":16,\"flex_count\":4"));

@@ -59,29 +59,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void capture(void *ctx, enum sink_chan chan, const char *buf,
-		    size_t len)
-{
-	struct tsession *t = ctx;
-
-	strbuf_add(chan == SINK_ERR ? &t->err : &t->out, buf, len);
-}
-
-/* Like tl_open_mode, for an image path. */
-static void open_path(struct tsession *t, const char *path,
-		      enum sink_mode mode)
-{
-	errcode_t err;
-
-	memset(t, 0, sizeof(*t));
-	add_error_table(&et_ext2_error_table);
-	sink_init_cb(&t->sink, mode, capture, t);
-	session_init(&t->s, &t->sink);
-	err = session_open(&t->s, path, 0, NULL, 0, 0);
-	if (err)
-		fail_msg("cannot open %s: %s", path, error_message(err));
-}
-
 /* What dumpe2fs says about one group. */
 struct want {
 	int seen;
@@ -184,7 +161,7 @@ static void compare_image(const char *path)
 	unsigned long long a, b;
 	int in_group = 0;
 
-	open_path(&t, path, SINK_TEXT);
+	tl_open_path(&t, path, SINK_TEXT);
 	memset(&w, 0, sizeof(w));
 	for (line = strtok_r(out, "\n", &save);; line = strtok_r(NULL, "\n",
 								  &save)) {
@@ -248,7 +225,7 @@ static void test_extra_layouts(void **state)
 	int meta = 0, outside = 0, rsv = 0;
 
 	(void)state;
-	open_path(&t, extra_path("metabg-many"), SINK_TEXT);
+	tl_open_path(&t, extra_path("metabg-many"), SINK_TEXT);
 	assert_true(t.s.fs->group_desc_count >= 64);
 	for (grp = 0; grp < t.s.fs->group_desc_count; grp++) {
 		assert_int_equal(groups_get(t.s.fs, grp, &g), 0);
@@ -258,7 +235,7 @@ static void test_extra_layouts(void **state)
 	assert_true(meta >= 8);
 	assert_true(outside > 0);
 	tl_close(&t);
-	open_path(&t, extra_path("rsv-1k"), SINK_TEXT);
+	tl_open_path(&t, extra_path("rsv-1k"), SINK_TEXT);
 	assert_int_equal(t.s.fs->super->s_first_data_block, 1);
 	for (grp = 0; grp < t.s.fs->group_desc_count; grp++) {
 		assert_int_equal(groups_get(t.s.fs, grp, &g), 0);
@@ -275,7 +252,7 @@ static void test_request(void **state)
 	int rows = 0;
 
 	(void)state;
-	open_path(&t, extra_path("metabg-many"), SINK_TEXT);
+	tl_open_path(&t, extra_path("metabg-many"), SINK_TEXT);
 	assert_int_equal(tl_run(&t, "groups"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "sb 1, meta-gdt 2-2"));
 	assert_non_null(strstr(t.out.buf, "(g16)"));
@@ -291,7 +268,7 @@ static void test_request(void **state)
 	assert_int_equal(tl_run(&t, "groups 1 2"), CMD_FAIL);
 	tl_close(&t);
 
-	open_path(&t, extra_path("metabg-many"), SINK_JSON);
+	tl_open_path(&t, extra_path("metabg-many"), SINK_JSON);
 	assert_int_equal(tl_run(&t, "groups 2-9"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "{\"command\":\"groups\""));
 	assert_non_null(strstr(t.out.buf, "\"status\":0"));

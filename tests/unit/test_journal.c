@@ -54,25 +54,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void capture(void *ctx, enum sink_chan chan, const char *buf,
-		    size_t len)
-{
-	struct tsession *t = ctx;
-
-	strbuf_add(chan == SINK_ERR ? &t->err : &t->out, buf, len);
-}
-
-static void open_path(struct tsession *t, const char *path,
-		      enum sink_mode mode)
-{
-	memset(t, 0, sizeof(*t));
-	add_error_table(&et_ext2_error_table);
-	sink_init_cb(&t->sink, mode, capture, t);
-	session_init(&t->s, &t->sink);
-	if (session_open(&t->s, path, 0, NULL, 0, 0))
-		fail_msg("cannot open %s", path);
-}
-
 static int cmp_blk(const void *a, const void *b)
 {
 	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
@@ -192,7 +173,7 @@ static void check_image(const char *path)
 	struct tsession t;
 	struct e2l_journal j;
 
-	open_path(&t, path, SINK_TEXT);
+	tl_open_path(&t, path, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_int_equal(j.present,
 			 !!ext2fs_has_feature_journal(t.s.fs->super));
@@ -228,22 +209,22 @@ static void test_layouts(void **state)
 	struct e2l_journal j;
 
 	(void)state;
-	open_path(&t, frag, SINK_TEXT);
+	tl_open_path(&t, frag, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_true(j.uses_extents && j.next >= 8 && j.nmap >= 1);
 	journal_release(&j);
 	tl_close(&t);
-	open_path(&t, dind, SINK_TEXT);
+	tl_open_path(&t, dind, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_true(!j.uses_extents && j.nmap > 2);
 	journal_release(&j);
 	tl_close(&t);
-	open_path(&t, fc, SINK_TEXT);
+	tl_open_path(&t, fc, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_true(journal_fc_blocks(&j) > 0);
 	journal_release(&j);
 	tl_close(&t);
-	open_path(&t, ext, SINK_TEXT);
+	tl_open_path(&t, ext, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_true(j.present && j.external && !j.next && !j.ino);
 	assert_string_equal(j.ext_uuid,
@@ -280,7 +261,7 @@ static void test_request(void **state)
 	char want[64];
 
 	(void)state;
-	open_path(&t, frag, SINK_TEXT);
+	tl_open_path(&t, frag, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_int_equal(tl_run(&t, "journal"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "Internal journal: inode 8 "
@@ -302,13 +283,13 @@ static void test_request(void **state)
 	assert_non_null(strstr(t.out.buf, "No journal"));
 	tl_close(&t);
 
-	open_path(&t, ext, SINK_TEXT);
+	tl_open_path(&t, ext, SINK_TEXT);
 	assert_int_equal(tl_run(&t, "journal"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "External journal: UUID "
 				"11111111-2222-3333-4444-555555555555"));
 	tl_close(&t);
 
-	open_path(&t, frag, SINK_JSON);
+	tl_open_path(&t, frag, SINK_JSON);
 	assert_int_equal(tl_run(&t, "journal"), CMD_OK);
 	assert_non_null(strstr(t.out.buf, "\"present\":true,"
 				"\"external\":false,\"inode\":8,"));
@@ -337,14 +318,14 @@ static void test_damaged(void **state)
 	snprintf(bad, sizeof(bad), "%s/bad.img", tmpdir);
 	free(tl_sh("cp %s %s && debugfs -w -R 'ssv journal_inum 99999999' "
 		   "%s >/dev/null 2>&1", dind, bad, bad));
-	open_path(&t, bad, SINK_TEXT);
+	tl_open_path(&t, bad, SINK_TEXT);
 	assert_int_not_equal(journal_load(t.s.fs, &j), 0);
 	assert_null(j.ext);
 	assert_int_equal(tl_run(&t, "journal"), CMD_FAIL);
 	assert_non_null(strstr(t.err.buf, "journal: "));
 	tl_close(&t);
 
-	open_path(&t, dind, SINK_TEXT);
+	tl_open_path(&t, dind, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	sb = j.sb_pblk;
 	journal_release(&j);
@@ -352,7 +333,7 @@ static void test_damaged(void **state)
 	free(tl_sh("cp %s %s && dd if=/dev/zero of=%s bs=1024 seek=%llu "
 		   "count=1 conv=notrunc 2>/dev/null", dind, bad, bad,
 		   (unsigned long long)sb));
-	open_path(&t, bad, SINK_TEXT);
+	tl_open_path(&t, bad, SINK_TEXT);
 	assert_int_equal(journal_load(t.s.fs, &j), 0);
 	assert_false(j.sb_valid);
 	journal_release(&j);

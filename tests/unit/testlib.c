@@ -23,7 +23,7 @@ static void capture(void *ctx, enum sink_chan chan, const char *buf,
 	strbuf_add(chan == SINK_ERR ? &t->err : &t->out, buf, len);
 }
 
-void tl_open_mode(struct tsession *t, const char *name, enum sink_mode mode)
+void tl_open_path(struct tsession *t, const char *path, enum sink_mode mode)
 {
 	errcode_t err;
 
@@ -31,10 +31,15 @@ void tl_open_mode(struct tsession *t, const char *name, enum sink_mode mode)
 	add_error_table(&et_ext2_error_table);
 	sink_init_cb(&t->sink, mode, capture, t);
 	session_init(&t->s, &t->sink);
-	err = session_open(&t->s, tl_image(name), 0, NULL, 0, 0);
+	err = session_open(&t->s, path, 0, NULL, 0, 0);
 	if (err)
-		fail_msg("cannot open %s: %s (%s)", tl_image(name),
-			 error_message(err), t->err.buf ? t->err.buf : "");
+		fail_msg("cannot open %s: %s (%s)", path, error_message(err),
+			 t->err.buf ? t->err.buf : "");
+}
+
+void tl_open_mode(struct tsession *t, const char *name, enum sink_mode mode)
+{
+	tl_open_path(t, tl_image(name), mode);
 }
 
 void tl_open(struct tsession *t, const char *name)

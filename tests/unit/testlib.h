@@ -24,6 +24,8 @@ const char *tl_image(const char *name);
 /* Opens image NAME read-only; fails the test on error. */
 void tl_open(struct tsession *t, const char *name);
 void tl_open_mode(struct tsession *t, const char *name, enum sink_mode mode);
+/* Opens the image at path read-only; fails the test on error. */
+void tl_open_path(struct tsession *t, const char *path, enum sink_mode mode);
 void tl_close(struct tsession *t);
 
 /* Runs one request; returns its status; output in t->out/t->err. */
