@@ -158,8 +158,8 @@ static void lab_list(struct sink *out)
 		if (lab_load(d->name, &lab, out))
 			continue;
 		out_printf(out, "%-10s %s%s\n", d->name, lab.title,
-			   lab.live ? "  [needs a live system: check is "
-				      "a stub]" : "");
+			   lab.live ? "  [needs a live system: root, a "
+				      "loop mount, tracing]" : "");
 		lab_free(&lab);
 	}
 }

@@ -13,8 +13,9 @@ out=$1; shift
 		kind=$(basename "$(dirname "$f")")
 		name=$(basename "$f"); name=${name%.*}
 		printf '\t{"%s", "%s",\n' "$kind" "$name"
-		awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, "\\t");
-		       printf "\t \"%s\\n\"\n", $0 }' "$f"
+		# Backslashes first, then quotes and tabs, as C wants them.
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' \
+		    -e 's/^/	 "/' -e 's/$/\\n"/' "$f"
 		printf '\t},\n'
 	done
 	echo '	{0, 0, 0},'
