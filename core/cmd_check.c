@@ -3,6 +3,7 @@
  * icheck one inode scan, ncheck one walk over every directory. */
 #include "cmd.h"
 #include "dfs_util.h"
+#include "dfs_wr.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ struct icheck_walk {
 	int n, left;
 	ext2_ino_t ino;	/* inode being walked */
 	int errors;	/* inodes whose blocks could not be walked */
+	char *bbuf;	/* block_iterate's buffer */
 };
 
 static int icheck_proc(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t cnt,
@@ -53,8 +55,13 @@ static errcode_t scan_next(ext2_inode_scan scan, ext2_ino_t *ino,
 	return err;
 }
 
-/* Walks every in-use inode once, crediting blocks to their owners. */
-static int icheck_scan(struct session *s, struct icheck_walk *w, char *bbuf)
+/* Calls visit for every inode of a scan until it returns nonzero;
+ * errors are reported under cmd's name.  0 when the scan ran to its end
+ * (or visit stopped it), 1 when it could not. */
+static int scan_inodes(struct session *s, const char *cmd,
+		       int (*visit)(struct session *s, ext2_ino_t ino,
+				    struct ext2_inode *inode, void *arg),
+		       void *arg)
 {
 	ext2_inode_scan scan = NULL;
 	struct ext2_inode inode;
@@ -64,44 +71,20 @@ static int icheck_scan(struct session *s, struct icheck_walk *w, char *bbuf)
 
 	err = ext2fs_open_inode_scan(s->fs, 0, &scan);
 	if (err) {
-		out_error(s->out, "icheck", err, "while opening inode scan");
+		out_error(s->out, cmd, err, "while opening inode scan");
 		return 1;
 	}
 	err = scan_next(scan, &ino, &inode);
 	if (err) {
-		out_error(s->out, "icheck", err, "while starting inode scan");
+		out_error(s->out, cmd, err, "while starting inode scan");
 		goto out;
 	}
 	while (ino) {
-		blk64_t acl;
-
-		if (!inode.i_links_count)
-			goto next;
-		w->ino = ino;
-		acl = ext2fs_file_acl_block(s->fs, &inode);
-		if (acl) {
-			icheck_proc(s->fs, &acl, 0, 0, 0, w);
-			if (!w->left)
-				break;
-		}
-		if (!ext2fs_inode_has_valid_blocks2(s->fs, &inode) ||
-		    inode.i_dtime)
-			goto next;
-		err = ext2fs_block_iterate3(s->fs, ino, BLOCK_FLAG_READ_ONLY,
-					    bbuf, icheck_proc, w);
-		if (err) {
-			out_error(s->out, "icheck", err,
-				  "while calling ext2fs_block_iterate");
-			w->errors++;
-			goto next;
-		}
-		if (!w->left)
+		if (visit(s, ino, &inode, arg))
 			break;
-next:
 		err = scan_next(scan, &ino, &inode);
 		if (err) {
-			out_error(s->out, "icheck", err,
-				  "while doing inode scan");
+			out_error(s->out, cmd, err, "while doing inode scan");
 			goto out;
 		}
 	}
@@ -109,6 +92,37 @@ next:
 out:
 	ext2fs_close_inode_scan(scan);
 	return rc;
+}
+
+/* One inode of icheck's scan: credits its blocks; nonzero when every
+ * block asked has its owner. */
+static int icheck_visit(struct session *s, ext2_ino_t ino,
+			struct ext2_inode *inode, void *arg)
+{
+	struct icheck_walk *w = arg;
+	blk64_t acl;
+	errcode_t err;
+
+	if (!inode->i_links_count)
+		return 0;
+	w->ino = ino;
+	acl = ext2fs_file_acl_block(s->fs, inode);
+	if (acl) {
+		icheck_proc(s->fs, &acl, 0, 0, 0, w);
+		if (!w->left)
+			return 1;
+	}
+	if (!ext2fs_inode_has_valid_blocks2(s->fs, inode) || inode->i_dtime)
+		return 0;
+	err = ext2fs_block_iterate3(s->fs, ino, BLOCK_FLAG_READ_ONLY,
+				    w->bbuf, icheck_proc, w);
+	if (err) {
+		out_error(s->out, "icheck", err,
+			  "while calling ext2fs_block_iterate");
+		w->errors++;
+		return 0;
+	}
+	return !w->left;
 }
 
 static int do_icheck(struct session *s, int argc, char **argv)
@@ -135,7 +149,8 @@ static int do_icheck(struct session *s, int argc, char **argv)
 			goto out;
 	}
 	w.n = w.left = argc - 1;
-	if (icheck_scan(s, &w, bbuf))
+	w.bbuf = bbuf;
+	if (scan_inodes(s, "icheck", icheck_visit, &w))
 		goto out;
 	/* The answer is printed even when some inodes could not be walked,
 	 * but the request then fails. */
@@ -175,26 +190,6 @@ const struct cmd_entry cmd_icheck = {
 
 /* ---- ncheck ---- */
 
-/* The directory-entry file type (EXT2_FT_*) that an inode mode calls for. */
-static int ncheck_mode_ftype(unsigned mode)
-{
-	if (LINUX_S_ISREG(mode))
-		return EXT2_FT_REG_FILE;
-	if (LINUX_S_ISDIR(mode))
-		return EXT2_FT_DIR;
-	if (LINUX_S_ISCHR(mode))
-		return EXT2_FT_CHRDEV;
-	if (LINUX_S_ISBLK(mode))
-		return EXT2_FT_BLKDEV;
-	if (LINUX_S_ISLNK(mode))
-		return EXT2_FT_SYMLINK;
-	if (LINUX_S_ISFIFO(mode))
-		return EXT2_FT_FIFO;
-	if (LINUX_S_ISSOCK(mode))
-		return EXT2_FT_SOCK;
-	return 0;
-}
-
 struct ncheck_walk {
 	struct session *s;
 	ext2_ino_t *ino;	/* the inodes asked, in order */
@@ -206,6 +201,7 @@ struct ncheck_walk {
 	char *parent;		/* its path, looked up on the first hit */
 	int parent_failed;
 	int errors;		/* anything reported on the way */
+	int started;		/* the header is out */
 };
 
 static void ncheck_json(struct ncheck_walk *w, ext2_ino_t ino,
@@ -262,7 +258,7 @@ static int ncheck_proc(struct ext2_dir_entry *d, int offset, int blocksize,
 		if (w->check_type && ftype) {
 			if (dfs_read_inode(s, d->inode, &inode, "ncheck"))
 				w->errors++;
-			else if (ftype != ncheck_mode_ftype(inode.i_mode)) {
+			else if (ftype != dfs_wr_file_type(inode.i_mode)) {
 				out_printf(s->out, "  <--- BAD FILETYPE");
 				bad = 1;
 			}
@@ -276,58 +272,35 @@ static int ncheck_proc(struct ext2_dir_entry *d, int offset, int blocksize,
 	return w->names_left ? 0 : DIRENT_ABORT;
 }
 
-/* Walks every directory once, printing the names of the inodes asked. */
-static int ncheck_scan(struct session *s, struct ncheck_walk *w)
+/* One inode of ncheck's scan: a directory's names of the inodes asked;
+ * nonzero when every name has been found.  The first call prints the
+ * header. */
+static int ncheck_visit(struct session *s, ext2_ino_t ino,
+			struct ext2_inode *inode, void *arg)
 {
-	ext2_inode_scan scan = NULL;
-	struct ext2_inode inode;
-	ext2_ino_t ino;
+	struct ncheck_walk *w = arg;
 	errcode_t err;
-	int rc = 1;
 
-	err = ext2fs_open_inode_scan(s->fs, 0, &scan);
+	if (!w->started) {
+		out_printf(s->out, "Inode\tPathname\n");
+		json_arr_begin(s->out, "names");
+		w->started = 1;
+	}
+	if (!inode->i_links_count || inode->i_dtime ||
+	    !LINUX_S_ISDIR(inode->i_mode))
+		return 0;
+	w->position = 0;
+	w->dir = ino;
+	w->parent_failed = 0;
+	err = ext2fs_dir_iterate(s->fs, ino, 0, NULL, ncheck_proc, w);
+	ext2fs_free_mem(&w->parent);
 	if (err) {
-		out_error(s->out, "ncheck", err, "while opening inode scan");
-		return 1;
+		out_error(s->out, "ncheck", err,
+			  "while calling ext2_dir_iterate");
+		w->errors++;
+		return 0;
 	}
-	err = scan_next(scan, &ino, &inode);
-	if (err) {
-		out_error(s->out, "ncheck", err, "while starting inode scan");
-		goto out;
-	}
-	out_printf(s->out, "Inode\tPathname\n");
-	json_arr_begin(s->out, "names");
-	while (ino) {
-		if (!inode.i_links_count || inode.i_dtime ||
-		    !LINUX_S_ISDIR(inode.i_mode))
-			goto next;
-		w->position = 0;
-		w->dir = ino;
-		w->parent_failed = 0;
-		err = ext2fs_dir_iterate(s->fs, ino, 0, NULL, ncheck_proc, w);
-		ext2fs_free_mem(&w->parent);
-		if (err) {
-			out_error(s->out, "ncheck", err,
-				  "while calling ext2_dir_iterate");
-			w->errors++;
-			goto next;
-		}
-		if (!w->names_left)
-			break;
-next:
-		err = scan_next(scan, &ino, &inode);
-		if (err) {
-			out_error(s->out, "ncheck", err,
-				  "while doing inode scan");
-			goto out_arr;
-		}
-	}
-	rc = 0;
-out_arr:
-	json_arr_end(s->out);
-out:
-	ext2fs_close_inode_scan(scan);
-	return rc;
+	return !w->names_left;
 }
 
 /* "N", "0xN" or "<N>" (debugfs also tolerates trailing '>'s after <N). */
@@ -380,8 +353,10 @@ usage:
 				inode.i_links_count;
 	}
 	w.n = argc;
-	if (ncheck_scan(s, &w) == 0 && !w.errors)
+	if (scan_inodes(s, "ncheck", ncheck_visit, &w) == 0 && !w.errors)
 		rc = CMD_OK;
+	if (w.started)
+		json_arr_end(s->out);
 out:
 	free(w.ino);
 	return rc;

@@ -151,22 +151,13 @@ errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
 			struct frag_file *ff)
 {
 	struct orun_vec v = {0};
-	struct ext2_inode inode;
 	struct owalk w;
 	errcode_t err;
 
 	memset(ff, 0, sizeof(*ff));
-	if (!s->fs)
-		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
-	if (!ino || ino > s->fs->super->s_inodes_count)
-		return EXT2_ET_BAD_INODE_NUM;
-	err = ext2fs_read_inode(s->fs, ino, &inode);
+	err = owalk_read(s->fs, ino, OWN_FILE, &w, &v);
 	if (err)
 		return err;
-	memset(&w, 0, sizeof(w));
-	w.fs = s->fs;
-	w.out = &v;
-	owalk_inode(&w, ino, &inode, OWN_FILE);
 	free(v.v);
 	if (w.err)
 		return w.err;

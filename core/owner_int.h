@@ -62,6 +62,10 @@ struct owalk {
 /* Walks the blocks of one inode into w->out (merging runs). */
 void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
 		 enum owner_class cls);
+/* Reads inode ino and walks it into v (counts in *w; w->err set on a
+ * failure while walking).  cls OWN_CLASS_MAX: the class its mode calls for. */
+errcode_t owalk_read(ext2_filsys fs, ext2_ino_t ino, enum owner_class cls,
+		     struct owalk *w, struct orun_vec *v);
 /* Flushes the pending run. */
 void owalk_flush(struct owalk *w);
 

@@ -344,11 +344,34 @@ static int run_cmp_lblk(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+errcode_t owalk_read(ext2_filsys fs, ext2_ino_t ino, enum owner_class cls,
+		     struct owalk *w, struct orun_vec *v)
+{
+	struct ext2_inode inode;
+	errcode_t err;
+
+	if (!fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!ino || ino > fs->super->s_inodes_count)
+		return EXT2_ET_BAD_INODE_NUM;
+	err = ext2fs_read_inode(fs, ino, &inode);
+	if (err)
+		return err;
+	if (cls == OWN_CLASS_MAX)
+		cls = ino == fs->super->s_journal_inum ? OWN_JOURNAL :
+		      LINUX_S_ISDIR(inode.i_mode) ? OWN_DIR :
+		      owner_special_ino(fs, ino) ? OWN_OTHER : OWN_FILE;
+	memset(w, 0, sizeof(*w));
+	w->fs = fs;
+	w->out = v;
+	owalk_inode(w, ino, &inode, cls);
+	return 0;
+}
+
 errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
 			   struct owner_run **runs, size_t *nruns)
 {
 	struct orun_vec v = {0};
-	struct ext2_inode inode;
 	struct owner_run *out = NULL;
 	struct owalk w;
 	errcode_t err;
@@ -356,19 +379,9 @@ errcode_t owner_inode_runs(struct session *s, ext2_ino_t ino,
 
 	*runs = NULL;
 	*nruns = 0;
-	if (!s->fs)
-		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
-	if (!ino || ino > s->fs->super->s_inodes_count)
-		return EXT2_ET_BAD_INODE_NUM;
-	err = ext2fs_read_inode(s->fs, ino, &inode);
+	err = owalk_read(s->fs, ino, OWN_CLASS_MAX, &w, &v);
 	if (err)
 		return err;
-	memset(&w, 0, sizeof(w));
-	w.fs = s->fs;
-	w.out = &v;
-	owalk_inode(&w, ino, &inode, ino == s->fs->super->s_journal_inum ?
-		    OWN_JOURNAL : LINUX_S_ISDIR(inode.i_mode) ? OWN_DIR :
-		    owner_special_ino(s->fs, ino) ? OWN_OTHER : OWN_FILE);
 	err = w.err;
 	if (!err && v.n) {
 		out = calloc(v.n, sizeof(*out));
