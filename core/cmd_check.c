@@ -209,7 +209,7 @@ static void ncheck_json(struct ncheck_walk *w, ext2_ino_t ino,
 {
 	json_obj_begin(w->s->out, NULL);
 	json_u64(w->s->out, "inode", ino);
-	json_str(w->s->out, "path", path);
+	json_str(w->s->out, "path", dfs_json_path(path));
 	json_u64(w->s->out, "dir", w->dir);
 	if (w->check_type)
 		json_bool(w->s->out, "bad_filetype", bad_type);

@@ -115,7 +115,7 @@ static void ff_file(struct ff_state *st, ext2_ino_t ino,
 	st->len = st->lstart = 0;
 	st->pstart = st->expect = 0;
 	json_obj_begin(o, NULL);
-	json_str(o, "name", st->path);
+	json_str(o, "name", dfs_json_path(st->path));
 	json_u64(o, "inode", ino);
 	json_bool(o, "directory", isdir);
 	if (st->opts & FF_VERBOSE) {

@@ -114,6 +114,16 @@ static void ff_report(struct session *s, struct ff *f)
 	} else {
 		f->min = 0;
 	}
+	json_u64(s->out, "total_blocks", total);
+	json_u64(s->out, "free_blocks", free_blks);
+	if (f->chunkbytes) {
+		json_u64(s->out, "chunk_bytes", f->chunkbytes);
+		json_u64(s->out, "free_chunks", f->free_chunks);
+	}
+	json_u64(s->out, "min_free_extent_kb", f->min);
+	json_u64(s->out, "max_free_extent_kb", f->max);
+	json_u64(s->out, "avg_free_extent_kb", f->avg);
+	json_u64(s->out, "free_extents", f->real_free);
 	out_printf(s->out, "\nMin. free extent: %lu KB \nMax. free extent: "
 		   "%lu KB\nAvg. free extent: %lu KB\n", f->min, f->max,
 		   f->avg);
@@ -121,6 +131,7 @@ static void ff_report(struct session *s, struct ff *f)
 	out_printf(s->out, "\nHISTOGRAM OF FREE EXTENT SIZES:\n");
 	out_printf(s->out, "%s :  %12s  %12s  %7s\n", "Extent Size Range",
 		   "Free extents", "Free Blocks", "Percent");
+	json_arr_begin(s->out, "histogram");
 	for (i = 0; i < FF_HIST; i++) {
 		end = 1UL << (i + f->bsbits - units);
 		if (f->count[i]) {
@@ -135,6 +146,20 @@ static void ff_report(struct session *s, struct ff *f)
 				   "%6.2f%%\n", start, *unitp, end_str,
 				   f->count[i], f->blocks[i],
 				   (double)f->blocks[i] * 100 / free_blks);
+			/* Bucket i holds extents of 2^(i-1) to 2^i - 1
+			 * blocks (the last: any larger). */
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "min_blocks", 1ULL << (i - 1));
+			if (i == FF_HIST - 1)
+				json_null(s->out, "max_blocks");
+			else
+				json_u64(s->out, "max_blocks",
+					 (1ULL << i) - 1);
+			json_u64(s->out, "extents", f->count[i]);
+			json_u64(s->out, "blocks", f->blocks[i]);
+			json_double(s->out, "percent", (double)f->blocks[i] *
+				    100 / free_blks);
+			json_obj_end(s->out);
 		}
 		start = end;
 		if (start == 1 << 10) {
@@ -143,6 +168,7 @@ static void ff_report(struct session *s, struct ff *f)
 			unitp++;
 		}
 	}
+	json_arr_end(s->out);
 }
 
 static int do_freefrag(struct session *s, int argc, char **argv)
@@ -191,6 +217,8 @@ static int do_freefrag(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	out_printf(s->out, "Device: %s\n", s->fs->device_name);
+	json_str(s->out, "device", s->fs->device_name);
+	json_u64(s->out, "block_size", s->fs->blocksize);
 	out_printf(s->out, "Blocksize: %u bytes\n", s->fs->blocksize);
 	f.bsbits = ff_log2(s->fs->blocksize);
 	f.chunkbits = ff_log2(f.chunkbytes ? f.chunkbytes : 1UL << 20);
@@ -216,6 +244,6 @@ const struct cmd_entry cmd_freefrag = {
 	.synopsis = "freefrag [-c chunk_kb]",
 	.summary = "Report free space fragmentation",
 	.options = "-c -h",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
 	.run = do_freefrag,
 };

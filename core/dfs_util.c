@@ -223,3 +223,8 @@ const char *dfs_time_to_string(__s64 t)
 		return "(invalid time)\n";
 	return asctime_r(&tm, buf);
 }
+
+const char *dfs_json_path(const char *path)
+{
+	return path && path[0] == '/' && path[1] == '/' ? path + 1 : path;
+}
