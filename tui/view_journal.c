@@ -126,6 +126,11 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 		return;
 	}
 	set_highlight(t);
+	{
+		struct tui_sel sel = {.kind = SEL_JOURNAL, .ino = j->ino};
+
+		tui_select(t, &sel);
+	}
 	for (k = 0; k < j->next; k++) {
 		if (j->ext[k].len > biggest)
 			biggest = j->ext[k].len;
