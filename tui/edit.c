@@ -121,6 +121,9 @@ void edit_open(struct tui *t)
 		}
 	}
 	e->sel = t->sel;
+	if (e->sel.kind == SEL_FILE && !e->sel.path[0])
+		tui_inode_path(t, e->sel.ino, e->sel.path,
+			       sizeof(e->sel.path));
 	e->nops = 0;
 	for (i = 0; i < sizeof(edit_ops) / sizeof(edit_ops[0]); i++)
 		if (edit_ops[i].kind == e->sel.kind &&

@@ -365,9 +365,10 @@ static void draw_result(struct tui *t)
 	tui_text(t, 3, 0, t->cols, e->ok ? R_HEAD : R_ERROR, "%s", e->ok ?
 		 "Applied and verified." : "The plan was NOT applied (or "
 		 "did not verify): see below.");
-	tui_text(t, 4, 0, t->cols, R_NORMAL, "progress: %llu of %llu blocks "
-		 "written, %d%%", e->prog_done, e->prog_total,
-		 e->prog_pct < 0 ? 0 : e->prog_pct);
+	tui_text(t, 4, 0, t->cols, R_NORMAL, "progress: %d%%, %llu blocks "
+		 "written (%llu of them the plan's data, the rest metadata)",
+		 e->prog_pct < 0 ? 0 : e->prog_pct, e->prog_done,
+		 e->prog_total);
 	text_lines(t, e->out.buf ? e->out.buf : "", 0, 6, 2, t->rows - 9,
 		   t->cols - 2, R_NORMAL);
 }
