@@ -55,6 +55,8 @@ void tui_select_file(struct tui *t, ext2_ino_t ino, const char *path)
 void edit_sel_text(struct tui *t, const struct tui_sel *s, char *buf,
 		   size_t len)
 {
+	unsigned long per, last;
+
 	switch (s->kind) {
 	case SEL_JOURNAL:
 		snprintf(buf, len, "the journal, inode <%u>", s->ino);
@@ -70,9 +72,12 @@ void edit_sel_text(struct tui *t, const struct tui_sel *s, char *buf,
 			 (unsigned long long)(s->last - s->first + 1));
 		break;
 	case SEL_FLEX:
+		per = flex_groups_per(t->fs);
+		last = (s->flex + 1) * per - 1;
+		if (last >= t->fs->group_desc_count)
+			last = t->fs->group_desc_count - 1;
 		snprintf(buf, len, "flex group %lu (groups %lu-%lu)", s->flex,
-			 s->flex * flex_groups_per(t->fs),
-			 (s->flex + 1) * flex_groups_per(t->fs) - 1);
+			 s->flex * per, last);
 		break;
 	default:
 		snprintf(buf, len, "nothing");
@@ -230,7 +235,7 @@ static void build(struct tui *t, const struct edit_op *op, const char *value)
 		e->mode = ED_PLAN;
 		return;
 	}
-	if (rc == CMD_OK)
+	if (rc == CMD_OK && !e->out.len)
 		strbuf_printf(&e->out, "(nothing to do: the layout already "
 			      "is what this operation would make)\n");
 	e->mode = ED_ERROR;
@@ -334,7 +339,11 @@ static void on_progress(void *ctx, unsigned long long done,
 {
 	struct tui *t = ctx;
 	struct tui_edit *e = t->edit;
-	int pct = !total ? 0 : done >= total ? 100 : (int)(done * 100 / total);
+	int pct;
+
+	if (!total)
+		total = done;	/* metadata only (prealloc) */
+	pct = !total ? 0 : done >= total ? 100 : (int)(done * 100 / total);
 
 	e->prog_done = done;
 	e->prog_total = total;
@@ -379,8 +388,8 @@ static void ask_apply(struct tui *t)
 	struct tui_edit *e = t->edit;
 
 	if (!(t->s->fs->flags & EXT2_FLAG_RW)) {
-		emsg(e, 1, "read-only session: nothing is written. Quit (q) "
-		     "and reopen with: e2layout -w %s  (:plan save FILE "
+		emsg(e, 1, "read-only session, nothing written: to apply, "
+		     "quit and reopen with e2layout -w %s (:plan save FILE "
 		     "keeps the plan)", t->s->device);
 		return;
 	}

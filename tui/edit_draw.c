@@ -229,8 +229,8 @@ static void draw_strips(struct tui *t, const struct plan *p, int y, int x,
 	if (!per)
 		per = 1;
 	used = (int)(((span + per - 1) / per + cw - 1) / cw);
-	tui_text(t, y, x, w, R_DIM, "Blocks %llu-%llu, %llu per cell "
-		 "(X this inode, # other used, . free):",
+	tui_text(t, y, x, w, R_DIM, "Blocks %llu-%llu, %llu a cell: X the "
+		 "inode, # others, . free",
 		 (unsigned long long)ps.lo, (unsigned long long)ps.hi - 1,
 		 (unsigned long long)per);
 	tui_text(t, y + 1, x, 7, R_HEAD, "before:");
@@ -243,9 +243,9 @@ static void draw_overlay(struct tui *t, int y, int x, int h, int w)
 {
 	struct map_layout m;
 
-	tui_text(t, y, x, w, R_DIM, "Overlay on the whole device: %s "
-		 "(o: next)", t->edit->overlay == 1 ? "BEFORE, the blocks "
-		 "that move" : "AFTER, the run they move to");
+	tui_text(t, y, x, w, R_DIM, "On the map: %s", t->edit->overlay == 1 ?
+		 "BEFORE (lit: the blocks that move)" :
+		 "AFTER (lit: the run they move to)");
 	mapw_fit(t, &m, w, h - 1);
 	m.cursor = 0;
 	mapw_draw(t, &m, y + 1, x, h - 1, w);
@@ -317,8 +317,8 @@ static void draw_plan(struct tui *t)
 		y = draw_summary(t, head, y);
 		h = t->rows - 2 - y - 1;
 		lw = t->cols * 9 / 20;
-		if (lw < 44)
-			lw = 44;
+		if (lw < 54)
+			lw = 54;	/* a copy line whole */
 		if (lw > t->cols - 20)
 			lw = t->cols - 20;
 		draw_moves(t, head, y + 1, 0, h, lw);
