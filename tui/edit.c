@@ -72,10 +72,15 @@ void edit_sel_text(struct tui *t, const struct tui_sel *s, char *buf,
 			 (unsigned long long)(s->last - s->first + 1));
 		break;
 	case SEL_FLEX:
-		per = flex_groups_per(t->fs);
+		/* t->s->fs: also drawn while applying (t->fs stale) */
+		if (!t->s->fs) {
+			snprintf(buf, len, "flex group %lu", s->flex);
+			break;
+		}
+		per = flex_groups_per(t->s->fs);
 		last = (s->flex + 1) * per - 1;
-		if (last >= t->fs->group_desc_count)
-			last = t->fs->group_desc_count - 1;
+		if (last >= t->s->fs->group_desc_count)
+			last = t->s->fs->group_desc_count - 1;
 		snprintf(buf, len, "flex group %lu (groups %lu-%lu)", s->flex,
 			 s->flex * per, last);
 		break;

@@ -19,9 +19,11 @@ static void frame(struct tui *t, const char *title, const char *hints)
 	erase();
 	tui_fill(t, 0, 0, t->cols, R_TAB);
 	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout editor: %s ", title);
+	/* t->s->fs: while applying, t->fs is a closed handle until the
+	 * views reload */
 	tui_text(t, 0, t->cols - 12 > 40 ? t->cols - 12 : 40, 12, R_TAB,
-		 "%s", t->fs && (t->fs->flags & EXT2_FLAG_RW) ? " read-write "
-		 : " read-only ");
+		 "%s", t->s->fs && (t->s->fs->flags & EXT2_FLAG_RW) ?
+		 " read-write " : " read-only ");
 	edit_sel_text(t, &e->sel, sel, sizeof(sel));
 	tui_text(t, 1, 0, t->cols, R_HEAD, "Selection: %s   on %s", sel,
 		 t->s->device);

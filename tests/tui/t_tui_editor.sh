@@ -13,6 +13,10 @@ done
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
 orig=$E2L_IMAGES/demo.img
 [ -f "$orig" ] || { echo "no demo image: TUI editor test skipped"; exit 77; }
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# libext2fs's own leaks on the apply path (tests/tui/lsan.supp says which)
+LSAN_OPTIONS="suppressions=$top/tests/tui/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmp=$(mktemp -d)
 img=$tmp/fs.img
 sock=e2l-ed-$$
@@ -34,7 +38,7 @@ keys() { $T send-keys -t e2l "$@"; }
 start() {	# e2layout options...
 	: > "$tmp/rc"
 	$T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
-		"cd '$tmp' && env ASAN_OPTIONS='${ASAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' $* 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" ||
+		"cd '$tmp' && env ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' $* 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" ||
 		{ echo "tmux could not start a session: TUI editor test skipped"; rm -rf "$tmp"; exit 77; }
 	wait_for "owner scan: complete" "the owner scan never completed"
 }
