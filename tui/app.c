@@ -257,7 +257,7 @@ static void draw_too_small(struct tui *t)
 static void draw(struct tui *t)
 {
 	const char *hint = " q quit  ? help  / search  : request  "
-			   "Tab/1-7 views";
+			   "Tab/1-7 views  e edit";
 	char alloc[256];
 
 	getmaxyx(stdscr, t->rows, t->cols);
