@@ -392,6 +392,12 @@ static void ask_apply(struct tui *t)
 {
 	struct tui_edit *e = t->edit;
 
+	if (t->s->live) {
+		emsg(e, 1, "%s is mounted: the editor never writes to a "
+		     "mounted filesystem (unmount it, then e2layout -w %s)",
+		     t->s->device, t->s->device);
+		return;
+	}
 	if (!(t->s->fs->flags & EXT2_FLAG_RW)) {
 		emsg(e, 1, "read-only session, nothing written: to apply, "
 		     "quit and reopen with e2layout -w %s (:plan save FILE "
