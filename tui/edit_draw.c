@@ -310,6 +310,13 @@ static void draw_plan(struct tui *t)
 	h = t->rows - 2 - y;
 	if (head->repack) {
 		/* its moves are group metadata: the engine's own preview */
+		int n = 0;
+		const char *c;
+
+		for (c = e->out.buf; c && *c; c++)
+			n += *c == '\n';
+		if (e->step_sel > n - (h - 1))
+			e->step_sel = n - (h - 1) > 0 ? n - (h - 1) : 0;
 		tui_text(t, y, 0, t->cols, R_HEAD, "Plan: %s (group "
 			 "metadata moves, as the engine previews them):",
 			 head->kind);
