@@ -302,7 +302,13 @@ static void draw(struct tui *t)
 		tui_text(t, t->rows - 1, 0, t->cols,
 			 t->msg_err ? R_ERROR : R_MSG, "%s", t->msg);
 	} else {
-		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s", hint);
+		char sel[600] = "";
+
+		/* what e would work on */
+		if (t->sel.kind != SEL_NONE)
+			edit_sel_text(t, &t->sel, sel, sizeof(sel));
+		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s%s%s", hint,
+			 sel[0] ? ": " : "", sel);
 	}
 	curs_set(t->prompt ? 1 : 0);
 	if (t->prompt)
