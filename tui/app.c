@@ -148,13 +148,15 @@ void tui_reload(struct tui *t)
 		t->quit = 1;	/* nothing left to show */
 		return;
 	}
+	/* the owner index describes the old layout (apply reopens and drops
+	 * it, but not on a -z session): scan again */
+	session_invalidate(t->s);
 	(void)session_need(t->s, NEED_GROUP_DESC);
 	if (t->cur >= ext2fs_blocks_count(t->fs->super))
 		t->cur = t->fs->super->s_first_data_block;
 	for (i = 0; i < TUI_NVIEWS; i++)
 		if (views[i]->init)
 			views[i]->init(t);
-	/* the owner index went with the old handle: scan again */
 	t->scanning = 0;
 	t->scan_cancelled = 0;
 	t->scan_err = 0;
