@@ -110,6 +110,19 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p);
 /* Previews a plan (text or JSON). */
 void plan_show(struct session *s, const struct plan *p);
 
+/* What plan_show previews, as data (the TUI draws it): blocks the steps
+ * read and write, and the block range [lo, hi) the plan touches. */
+struct plan_stats {
+	blk64_t read, written;
+	blk64_t lo, hi;
+};
+void plan_get_stats(const struct plan *p, struct plan_stats *st);
+/* One strip of the before (after = 0) or after map: cells of per blocks
+ * from lo, 'X' the plan's inode, '#' other used, '.' free, ' ' past the
+ * end of the filesystem; line holds cells + 1 bytes. */
+void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
+		    blk64_t lo, blk64_t per, unsigned cells, char *line);
+
 /* Files. */
 errcode_t plan_save(const struct plan *p, const char *path);
 errcode_t plan_load(const char *path, struct plan **pp, char *why,

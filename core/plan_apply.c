@@ -14,6 +14,36 @@ static struct struct_io_manager fault_mgr;
 static io_manager fault_orig;
 static long fault_left;
 
+/* Progress: the session's hook, called from the write wrappers below. */
+static struct session *prog_s;
+static unsigned long long prog_done, prog_total;
+
+static void prog_tick(io_channel ch, int count)
+{
+	if (!prog_s || !prog_s->apply_progress)
+		return;
+	/* a negative count is a byte count */
+	prog_done += count < 0 ? ((unsigned long long)-count +
+				  ch->block_size - 1) / ch->block_size :
+				 (unsigned long long)count;
+	prog_s->apply_progress(prog_s->apply_progress_ctx, prog_done,
+			       prog_total);
+}
+
+static void prog_begin(struct session *s, const struct plan *p)
+{
+	size_t i;
+
+	prog_s = s;
+	prog_done = prog_total = 0;
+	for (; p; p = p->next)
+		for (i = 0; i < p->nsteps; i++)
+			if (p->steps[i].kind == STEP_COPY ||
+			    p->steps[i].kind == STEP_WRITE_MAP ||
+			    p->steps[i].kind == STEP_ZERO)
+				prog_total += p->steps[i].len;
+}
+
 static void fault_tick(void)
 {
 	if (fault_left > 0 && --fault_left == 0)
@@ -25,6 +55,7 @@ static errcode_t fault_write_blk(io_channel ch, unsigned long blk, int count,
 {
 	errcode_t err = fault_orig->write_blk(ch, blk, count, buf);
 
+	prog_tick(ch, count);
 	fault_tick();
 	return err;
 }
@@ -34,6 +65,7 @@ static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
 {
 	errcode_t err = fault_orig->write_blk64(ch, blk, count, buf);
 
+	prog_tick(ch, count);
 	fault_tick();
 	return err;
 }
@@ -381,6 +413,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		if (plan_check_fp(s, p))
 			err = EXT2_ET_RO_FILSYS;
 	}
+	prog_begin(s, p);
 	fault_install(s->fs);
 	for (q = p; q && !err; q = q->next) {
 		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
@@ -392,6 +425,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			      run_steps(s->fs, q);
 	}
 	fault_remove(s->fs);
+	prog_s = NULL;
 	if (err)
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "

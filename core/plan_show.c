@@ -28,15 +28,18 @@ static blk64_t old_in(const struct plan *p, blk64_t first, blk64_t len)
 	return n;
 }
 
-/* One line of the map: 'X' the inode's blocks, '#' others, '.' free. */
-static void map_line(ext2_filsys fs, const struct plan *p, int after,
-		     blk64_t lo, blk64_t per, unsigned cells, char *line)
+void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
+		    blk64_t lo, blk64_t per, unsigned cells, char *line)
 {
 	blk64_t first, len, mine, used, end = ext2fs_blocks_count(fs->super);
 	unsigned c;
 
 	for (c = 0; c < cells; c++) {
 		first = lo + c * per;
+		if (first >= end) {
+			line[c] = ' ';
+			continue;
+		}
 		len = first + per > end ? end - first : per;
 		used = plan_used_in(fs, first, first + len - 1);
 		mine = old_in(p, first, len);
@@ -48,19 +51,11 @@ static void map_line(ext2_filsys fs, const struct plan *p, int after,
 	line[cells] = 0;
 }
 
-void plan_show(struct session *s, const struct plan *p)
+void plan_get_stats(const struct plan *p, struct plan_stats *st)
 {
-	ext2_filsys fs = s->fs;
 	blk64_t rd = 0, wr = 0, lo = p->target, hi = p->target + p->target_len;
-	blk64_t per;
-	char before[MAP_CELLS + 1], after[MAP_CELLS + 1];
-	unsigned cells;
 	size_t i;
 
-	if (p->repack) {
-		plan_repack_show(s, p);
-		return;
-	}
 	for (i = 0; i < p->nsteps; i++) {
 		if (p->steps[i].kind == STEP_COPY) {
 			rd += p->steps[i].len;
@@ -82,12 +77,36 @@ void plan_show(struct session *s, const struct plan *p)
 		if (p->old_meta[i] + 1 > hi)
 			hi = p->old_meta[i] + 1;
 	}
+	st->read = rd;
+	st->written = wr;
+	st->lo = lo;
+	st->hi = hi;
+}
+
+void plan_show(struct session *s, const struct plan *p)
+{
+	ext2_filsys fs = s->fs;
+	struct plan_stats ps;
+	blk64_t rd, wr, lo, hi, per;
+	char before[MAP_CELLS + 1], after[MAP_CELLS + 1];
+	unsigned cells;
+	size_t i;
+
+	if (p->repack) {
+		plan_repack_show(s, p);
+		return;
+	}
+	plan_get_stats(p, &ps);
+	rd = ps.read;
+	wr = ps.written;
+	lo = ps.lo;
+	hi = ps.hi;
 	per = (hi - lo + MAP_CELLS - 1) / MAP_CELLS;
 	if (!per)
 		per = 1;
 	cells = (hi - lo + per - 1) / per;
-	map_line(fs, p, 0, lo, per, cells, before);
-	map_line(fs, p, 1, lo, per, cells, after);
+	plan_map_strip(fs, p, 0, lo, per, cells, before);
+	plan_map_strip(fs, p, 1, lo, per, cells, after);
 
 	if (sink_is_json(s->out)) {
 		json_str(s->out, "kind", p->kind);

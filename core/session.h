@@ -54,6 +54,12 @@ struct session {
 	int extra_open_flags;
 	const char *open_who;
 	bool quit;		/* quit requested */
+	/* plan_apply's progress (the TUI's bar), or NULL: called after each
+	 * write with the blocks written so far and about how many it will
+	 * write in all (done may pass total: bitmaps, descriptors). */
+	void (*apply_progress)(void *ctx, unsigned long long done,
+			       unsigned long long total);
+	void *apply_progress_ctx;
 };
 
 /* Prepares an empty session writing to out. */

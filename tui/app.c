@@ -104,21 +104,23 @@ static void console_sink_write(void *ctx, enum sink_chan chan,
 	struct tui *t = ctx;
 
 	console_append(t, buf, len);
+	if (t->capture)
+		strbuf_add(t->capture, buf, len);
 	if (chan == SINK_ERR && len) {
 		tui_message(t, 1, "%.*s", (int)(buf[len - 1] == '\n' ?
 						len - 1 : len), buf);
 	}
 }
 
-void tui_run_request(struct tui *t, const char *line)
+int tui_run_request(struct tui *t, const char *line)
 {
-	int failed = t->s->failed;
+	int failed = t->s->failed, rc;
 	char echo[600];
 
 	snprintf(echo, sizeof(echo), "e2layout: %s\n", line);
 	console_append(t, echo, strlen(echo));
 	t->msg[0] = 0;
-	cmd_run_line(t->s, line);
+	rc = cmd_run_line(t->s, line);
 	/* A failed request is shown, it does not fail the session. */
 	t->s->failed = failed;
 	if (t->s->quit)
@@ -126,6 +128,39 @@ void tui_run_request(struct tui *t, const char *line)
 	t->gen++;
 	names_free(t);	/* the request may have changed the tree */
 	t->lines_top = 0;
+	if (t->s->fs != t->fs)
+		tui_reload(t);	/* reopened (apply): the old handle is gone */
+	return rc;
+}
+
+void tui_reload(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < TUI_NVIEWS; i++)
+		if (views[i]->fini)
+			views[i]->fini(t);
+	t->fs = t->s->fs;
+	names_free(t);
+	tui_set_highlight(t, NULL, 0, NULL);
+	t->gen++;
+	if (!t->fs) {
+		t->quit = 1;	/* nothing left to show */
+		return;
+	}
+	/* the owner index describes the old layout (apply reopens and drops
+	 * it, but not on a -z session): scan again */
+	session_invalidate(t->s);
+	(void)session_need(t->s, NEED_GROUP_DESC);
+	if (t->cur >= ext2fs_blocks_count(t->fs->super))
+		t->cur = t->fs->super->s_first_data_block;
+	for (i = 0; i < TUI_NVIEWS; i++)
+		if (views[i]->init)
+			views[i]->init(t);
+	t->scanning = 0;
+	t->scan_cancelled = 0;
+	t->scan_err = 0;
+	t->scan_pending = 1;
 }
 
 static double mono_now(void)
@@ -224,12 +259,23 @@ static void draw_too_small(struct tui *t)
 static void draw(struct tui *t)
 {
 	const char *hint = " q quit  ? help  / search  : request  "
-			   "Tab/1-7 views";
+			   "Tab/1-7 views  e edit";
 	char alloc[256];
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
 		draw_too_small(t);
+		refresh();
+		return;
+	}
+	if (!t->fs) {
+		erase();
+		mvaddnstr(0, 0, "no filesystem is open (q quits)", t->cols);
+		refresh();
+		return;
+	}
+	if (edit_active(t) && !t->help) {
+		edit_draw(t);
 		refresh();
 		return;
 	}
@@ -258,7 +304,13 @@ static void draw(struct tui *t)
 		tui_text(t, t->rows - 1, 0, t->cols,
 			 t->msg_err ? R_ERROR : R_MSG, "%s", t->msg);
 	} else {
-		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s", hint);
+		char sel[600] = "";
+
+		/* what e would work on */
+		if (t->sel.kind != SEL_NONE)
+			edit_sel_text(t, &t->sel, sel, sizeof(sel));
+		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s%s%s", hint,
+			 sel[0] ? ": " : "", sel);
 	}
 	curs_set(t->prompt ? 1 : 0);
 	if (t->prompt)
@@ -452,6 +504,9 @@ static void global_action(struct tui *t, enum tui_action a)
 	case ACT_ALLOC:
 		tui_alloc_toggle(t);
 		break;
+	case ACT_EDIT:
+		edit_open(t);
+		break;
 	default:
 		break;
 	}
@@ -498,6 +553,15 @@ static void on_key(struct tui *t, int ch)
 				tui_run_request(t, line);
 			}
 			free(line);
+		}
+		return;
+	}
+	if (edit_active(t)) {
+		if (ch == '?' || ch == KEY_F(1)) {
+			t->help = 1;
+			t->help_top = 0;
+		} else {
+			edit_key(t, ch);
 		}
 		return;
 	}
@@ -691,6 +755,7 @@ int tui_main(struct session *s, const char *keys)
 		fclose(errtmp);
 	console_free(t);
 	names_free(t);
+	edit_free(t);
 	free(t->hl);
 	prompt_free(t->prompt_obj);
 	sink_free(&t->sink);

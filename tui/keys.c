@@ -56,6 +56,20 @@ const struct tui_key tui_global_keys[] = {
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},
 	{CTRL('l'), "C-l", ACT_REDRAW, "redraw the screen"},
 	{'L', "L", ACT_LAB, "the lab panel: goal and steps (e2layout lab start)"},
+	{'e', "e", ACT_EDIT, "editor: operations on the selection (journal, file, range, flex group)"},
+	{0, NULL, ACT_NONE, NULL},
+};
+
+/* The editor's own keys (menu, plan screen, result); Up/Down/PgUp/PgDn/
+ * Home/End move as everywhere. */
+const struct tui_key tui_edit_keys[] = {
+	{'\n', "Enter", ACT_ENTER, "menu: build the plan (read-only); result: close"},
+	{'\r', NULL, ACT_ENTER, NULL},
+	{KEY_ENTER, NULL, ACT_ENTER, NULL},
+	{'a', "a", ACT_APPLY, "plan: apply it (-w sessions; type yes to confirm)"},
+	{'o', "o", ACT_OVERLAY, "plan: before/after side by side, or overlaid on the map"},
+	{27, "Esc", ACT_CANCEL, "back one screen (plan to menu, menu to the view)"},
+	{'q', "q", ACT_QUIT, "close the editor (the plan stays: :plan show, :apply)"},
 	{0, NULL, ACT_NONE, NULL},
 };
 
@@ -64,7 +78,7 @@ static const struct tui_view *const views[TUI_NVIEWS] = {
 	&view_files, &view_console,
 };
 
-static enum tui_action lookup(const struct tui_key *k, int ch)
+enum tui_action tui_key_lookup(const struct tui_key *k, int ch)
 {
 	for (; k && k->action; k++)
 		if (k->key == ch)
@@ -74,9 +88,9 @@ static enum tui_action lookup(const struct tui_key *k, int ch)
 
 enum tui_action tui_key_action(const struct tui *t, int ch)
 {
-	enum tui_action a = lookup(views[t->view]->keys, ch);
+	enum tui_action a = tui_key_lookup(views[t->view]->keys, ch);
 
-	return a ? a : lookup(tui_global_keys, ch);
+	return a ? a : tui_key_lookup(tui_global_keys, ch);
 }
 
 static void help_table(struct strbuf *sb, const char *title,
@@ -103,6 +117,7 @@ void tui_help_text(const struct tui *t, struct strbuf *sb)
 			 views[v]->title);
 		help_table(sb, title, views[v]->keys);
 	}
+	help_table(sb, "Editor (e; 1-9 also pick a menu line)", tui_edit_keys);
 	strbuf_printf(sb, "Mouse: a click selects a map cell or a list row; "
 			  "the wheel scrolls.\n");
 }

@@ -29,4 +29,30 @@ shot "4 Journal" "4<Down>"
 shot "5 Fragmentation" "5"
 shot "6 Files" "6"
 shot "7 Console after :help" ":help<Enter><Esc>"
+# The editor: captured from the pane (q there closes the editor only).
+live() {	# title keys [-w: on a copy of the image]
+	f=$img d=.
+	if [ "${3:-}" = -w ]; then
+		cp --sparse=always "$img" "$tmp/copy.img"
+		f=copy.img d=$tmp
+	fi
+	tmux -L $sock new-session -d -s s -x 110 -y 32 \
+		"cd '$d' && env LC_ALL=C.UTF-8 '$e2l' ${3:-} --keys '$2' '$f'; sleep 30"
+	sleep 4
+	tmux -L $sock capture-pane -p -t s > "$tmp/pane"
+	tmux -L $sock kill-server 2>/dev/null
+	sleep 0.5
+	printf '## %s\n\nKeys: `%s`%s\n\n```\n' "$1" "$2" \
+		"${3:+ (on a copy opened with -w)}"
+	sed 's/[[:space:]]*$//; s/[0-9]\{8\}-[0-9]\{6\}/YYYYMMDD-HHMMSS/g' \
+		"$tmp/pane"
+	printf '```\n\n'
+}
+live "Editor: the operation menu for the journal" "4e"
+live "Editor: the plan screen (journal relocate --middle)" "4e2"
+live "Editor: the plan overlaid on the map (after)" "4e2oo"
+live "Editor: typing yes" "4e2aye" -w
+live "Editor: applied (undo file and verification)" "4e2ayes<Enter>" -w
+live "Editor: a block range marked on the map (v, v) and its menu" \
+	"2/b32897<Enter>v<Down><Down><Down>ve"
 rm -rf "$tmp"

@@ -31,6 +31,7 @@ static int search_inode(struct tui *t, ext2_ino_t ino, const char *label)
 	}
 	snprintf(what, sizeof(what), "%s", label);
 	tui_set_highlight(t, r, r ? n : 0, what);
+	tui_select_file(t, ino, NULL);
 	if (n) {
 		tui_jump(t, 1, runs[0].start);
 		tui_message(t, 0, "%s: %zu run(s), first at block %llu "

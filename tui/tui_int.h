@@ -31,6 +31,7 @@ enum tui_action {
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
 	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
 	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH, ACT_LAB, ACT_ALLOC,
+	ACT_EDIT, ACT_MARK, ACT_APPLY, ACT_OVERLAY,
 	/* view-specific */
 	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
 	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
@@ -77,6 +78,49 @@ struct tui_maparea {
 struct tui_prompt;
 struct tui_names;
 struct tui_alloc;
+
+/* What the editor (e) would work on: set by the view that shows it. */
+enum tui_sel_kind { SEL_NONE, SEL_JOURNAL, SEL_FILE, SEL_RANGE, SEL_FLEX };
+struct tui_sel {
+	enum tui_sel_kind kind;
+	ext2_ino_t ino;			/* the journal's or the file's */
+	blk64_t first, last;		/* a range, inclusive */
+	unsigned long flex;
+	char path[512];			/* a file's path, "" when unknown */
+};
+
+/* One line of the editor's menu (edit.c). */
+enum edit_input { IN_NONE, IN_GROUP, IN_BLOCK, IN_SIZE };
+struct edit_op {
+	enum tui_sel_kind kind;
+	const char *label;
+	const char *cmd;	/* the request, before the object */
+	const char *opt;	/* after the object, or NULL */
+	enum edit_input input;
+};
+
+/* The editor's screens (edit.c, drawn by edit_draw.c). */
+enum edit_mode {
+	ED_CLOSED, ED_MENU, ED_INPUT, ED_ERROR, ED_PLAN, ED_CONFIRM,
+	ED_APPLYING, ED_RESULT
+};
+struct tui_edit {
+	enum edit_mode mode;
+	struct tui_sel sel;		/* what the menu was opened for */
+	int menu_sel, nops;
+	const struct edit_op *ops[12];	/* the menu's operations */
+	char input_label[160];
+	struct tui_prompt *in;		/* numbers, sizes and the `yes` */
+	char request[700];		/* the plan request last run */
+	struct strbuf out;		/* the engine's words (build, apply) */
+	int ok;				/* the apply succeeded and verified */
+	int step_sel, step_top;		/* the move list */
+	int overlay;			/* 0 strips, 1 before, 2 after on the map */
+	char msg[256];
+	int msg_err;
+	unsigned long long prog_done, prog_total;
+	int prog_pct;
+};
 
 struct tui {
 	struct session *s;
@@ -129,6 +173,9 @@ struct tui {
 	long long live_kfree, live_dfree;
 	double live_at;
 	struct tui_alloc *alloc;	/* allocations being recorded, or NULL */
+	struct tui_sel sel;		/* the editor's selection */
+	struct tui_edit *edit;		/* the editor, NULL until first used */
+	struct strbuf *capture;		/* also gets the requests' output */
 };
 
 /* app.c */
@@ -139,8 +186,12 @@ void tui_goto_view(struct tui *t, int view);
 void tui_jump(struct tui *t, int view, blk64_t blk);
 void tui_set_highlight(struct tui *t, const struct tui_range *r, size_t n,
 		       const char *what);
-/* Runs a request through the dispatcher into the console scrollback. */
-void tui_run_request(struct tui *t, const char *line);
+/* Runs a request through the dispatcher into the console scrollback;
+ * CMD_OK or CMD_FAIL.  Reloads every view when the request reopened the
+ * filesystem (apply does). */
+int tui_run_request(struct tui *t, const char *line);
+/* Rebuilds what the views cached from the filesystem (after a write). */
+void tui_reload(struct tui *t);
 /* Searches "12", "<12>", "b123", "/path": 0 on success. */
 int tui_search(struct tui *t, const char *what);
 
@@ -149,6 +200,8 @@ void view_map_zoom_block(struct tui *t, blk64_t blk);
 
 /* keys.c */
 extern const struct tui_key tui_global_keys[];
+extern const struct tui_key tui_edit_keys[];
+enum tui_action tui_key_lookup(const struct tui_key *k, int ch);
 enum tui_action tui_key_action(const struct tui *t, int ch);
 /* Next key of a scripted sequence at *p (advanced); ERR at the end.
  * Sets *rw,*rh for <resize:WxH> and returns KEY_RESIZE. */
@@ -217,6 +270,19 @@ int tui_alloc_cell(const struct tui *t, blk64_t first, blk64_t count);
 int tui_alloc_status(const struct tui *t, char *buf, size_t len);
 /* Stops recording and removes the tracing instance (quit). */
 void tui_alloc_quit(struct tui *t);
+
+/* edit.c - the layout editor. */
+void tui_select(struct tui *t, const struct tui_sel *sel);
+void tui_select_file(struct tui *t, ext2_ino_t ino, const char *path);
+void edit_open(struct tui *t);
+int edit_active(const struct tui *t);
+void edit_key(struct tui *t, int ch);
+void edit_free(struct tui *t);
+void edit_close(struct tui *t);
+void edit_sel_text(struct tui *t, const struct tui_sel *s, char *buf,
+		   size_t len);
+/* edit_draw.c */
+void edit_draw(struct tui *t);
 
 /* view_console.c */
 void console_append(struct tui *t, const char *buf, size_t len);

@@ -247,6 +247,13 @@ static void files_draw(struct tui *t, int y, int x, int h, int w)
 			 e->name, e->isdir ? "/" : "");
 	}
 	if (st.n) {
+		const struct entry *e = &st.e[st.sel];
+		char path[sizeof(st.path) + EXT2_NAME_LEN + 2];
+
+		snprintf(path, sizeof(path), "%s%s%s", st.path,
+			 strcmp(st.path, "/") ? "/" : "", e->name);
+		if (strcmp(e->name, ".."))
+			tui_select_file(t, e->ino, path);
 		highlight(t, st.e[st.sel].ino);
 		draw_stat(t, &st.e[st.sel], y, x + lw + 1, top, w - lw - 1);
 	}

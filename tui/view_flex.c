@@ -71,9 +71,12 @@ static void highlight(struct tui *t)
 {
 	struct e2l_flex *f = &st.fx[st.fsel];
 	struct tui_range *r;
+	struct tui_sel sel = {.kind = SEL_FLEX};
 	char what[64];
 	unsigned i;
 
+	sel.flex = f->index;
+	tui_select(t, &sel);
 	if (st.hl_for == (unsigned long)st.fsel + 1 &&
 	    !strncmp(t->hl_what, "flex ", 5))
 		return;

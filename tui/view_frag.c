@@ -118,6 +118,7 @@ static void select_file(struct tui *t)
 	if (!st.fok || !st.f.nworst)
 		return;
 	ino = st.f.worst[st.sel].ino;
+	tui_select_file(t, ino, NULL);
 	if (ino == st.runs_ino && !strncmp(t->hl_what, "fragments", 9))
 		return;
 	free(st.runs);

@@ -102,6 +102,7 @@ static const char *jfeatures(char *buf, size_t len)
 static void journal_draw(struct tui *t, int y, int x, int h, int w)
 {
 	struct e2l_journal *j = &st.j;
+	struct tui_sel sel = {.kind = SEL_JOURNAL};
 	struct map_layout m;
 	char feat[128];
 	blk64_t contig = 0, biggest = 0, gap, dist;
@@ -126,6 +127,8 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 		return;
 	}
 	set_highlight(t);
+	sel.ino = j->ino;
+	tui_select(t, &sel);	/* what the editor (e) works on */
 	for (k = 0; k < j->next; k++) {
 		if (j->ext[k].len > biggest)
 			biggest = j->ext[k].len;

@@ -16,6 +16,8 @@ static struct {
 	int cols, rows;		/* the cell area last drawn */
 	blk64_t top_row;
 	struct map_layout m;
+	int marking;		/* v pressed once: mark is the start */
+	blk64_t mark;
 } st;
 
 static const struct tui_key map_keys[] = {
@@ -26,7 +28,8 @@ static const struct tui_key map_keys[] = {
 	{KEY_BACKSPACE, "Backspace", ACT_BACK, "zoom out to the whole device"},
 	{'f', "f", ACT_FLEX_MODE, "device rows: per block group / per flex "
 				"group"},
-	{'c', "c", ACT_CLEAR, "clear the highlight"},
+	{'c', "c", ACT_CLEAR, "clear the highlight (and a range being marked)"},
+	{'v', "v", ACT_MARK, "mark a block range for the editor: start, then end"},
 	{0, NULL, ACT_NONE, NULL},
 };
 
@@ -141,6 +144,47 @@ static void move_cur(struct tui *t, long long delta)
 		t->cur += delta;
 }
 
+/* v: the range's first end, then its second; the range is selected. */
+static void mark(struct tui *t)
+{
+	struct tui_sel sel = {.kind = SEL_RANGE};
+	struct tui_range r;
+	char what[80];
+
+	if (!st.marking) {
+		st.marking = 1;
+		st.mark = t->cur;
+		r.start = t->cur;
+		r.len = 1;
+		tui_set_highlight(t, &r, 1, "range start");
+		tui_message(t, 0, "range starts at block %llu: move, then v "
+			    "again at its end (c cancels)",
+			    (unsigned long long)t->cur);
+		return;
+	}
+	st.marking = 0;
+	sel.first = st.mark < t->cur ? st.mark : t->cur;
+	sel.last = st.mark < t->cur ? t->cur : st.mark;
+	/* the cell under the cursor is included whole */
+	if (st.m.bpc > 1 && sel.first >= st.m.first) {
+		sel.first -= (sel.first - st.m.first) % st.m.bpc;
+		sel.last += st.m.bpc - 1 - (sel.last - st.m.first) %
+			    st.m.bpc;
+	}
+	if (sel.last >= ext2fs_blocks_count(t->fs->super))
+		sel.last = ext2fs_blocks_count(t->fs->super) - 1;
+	r.start = sel.first;
+	r.len = sel.last - sel.first + 1;
+	snprintf(what, sizeof(what), "blocks %llu-%llu",
+		 (unsigned long long)sel.first, (unsigned long long)sel.last);
+	tui_set_highlight(t, &r, 1, what);
+	tui_select(t, &sel);
+	tui_message(t, 0, "selected blocks %llu-%llu (%llu blocks): e opens "
+		    "the editor", (unsigned long long)sel.first,
+		    (unsigned long long)sel.last,
+		    (unsigned long long)r.len);
+}
+
 static int map_key(struct tui *t, enum tui_action a, int ch)
 {
 	long long row = st.m.row_blocks, cell = st.m.bpc;
@@ -203,6 +247,10 @@ static int map_key(struct tui *t, enum tui_action a, int ch)
 		return 1;
 	case ACT_CLEAR:
 		tui_set_highlight(t, NULL, 0, NULL);
+		st.marking = 0;
+		return 1;
+	case ACT_MARK:
+		mark(t);
 		return 1;
 	default:
 		return 0;
