@@ -270,10 +270,14 @@ int main(int argc, char **argv)
 	session_init(&s, &out);
 	err = session_open(&s, o.device, o.flags, o.undo, o.superblock,
 			   o.blocksize);
-	if (err) {
+	if (err && !o.request && !o.file && (o.shell ? 0 :
+					   isatty(STDIN_FILENO))) {
 		sink_free(&out);
 		return EXIT_NOOPEN;
 	}
+	/* Like debugfs, requests still run after a failed open (each one
+	 * that needs a filesystem says "Filesystem not open", and "open"
+	 * may name another); the exit status says the open failed. */
 
 	if (o.request) {
 		cmd_run_line(&s, o.request);
@@ -307,10 +311,12 @@ int main(int argc, char **argv)
 
 	if (session_close(&s))
 		s.failed = 1;
-	if (o.undo)
+	if (o.undo && !err)
 		fprintf(stderr, "e2layout: undo file written to %s "
 				"(restore with: e2undo %s %s)\n",
 			o.undo, o.undo, o.device);
 	sink_free(&out);
+	if (err)
+		return EXIT_NOOPEN;
 	return s.failed ? EXIT_FAILED : EXIT_OK;
 }

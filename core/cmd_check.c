@@ -55,10 +55,12 @@ static errcode_t scan_next(ext2_inode_scan scan, ext2_ino_t *ino,
 	return err;
 }
 
-/* Calls visit for every inode of a scan until it returns nonzero;
- * errors are reported under cmd's name.  0 when the scan ran to its end
- * (or visit stopped it), 1 when it could not. */
+/* Calls begin (when not NULL) once the scan has started, then visit for
+ * every inode until it returns nonzero; errors are reported under cmd's
+ * name.  0 when the scan ran to its end (or visit stopped it), 1 when it
+ * could not. */
 static int scan_inodes(struct session *s, const char *cmd,
+		       void (*begin)(struct session *s, void *arg),
 		       int (*visit)(struct session *s, ext2_ino_t ino,
 				    struct ext2_inode *inode, void *arg),
 		       void *arg)
@@ -79,6 +81,8 @@ static int scan_inodes(struct session *s, const char *cmd,
 		out_error(s->out, cmd, err, "while starting inode scan");
 		goto out;
 	}
+	if (begin)
+		begin(s, arg);
 	while (ino) {
 		if (visit(s, ino, &inode, arg))
 			break;
@@ -150,7 +154,7 @@ static int do_icheck(struct session *s, int argc, char **argv)
 	}
 	w.n = w.left = argc - 1;
 	w.bbuf = bbuf;
-	if (scan_inodes(s, "icheck", icheck_visit, &w))
+	if (scan_inodes(s, "icheck", NULL, icheck_visit, &w))
 		goto out;
 	/* The answer is printed even when some inodes could not be walked,
 	 * but the request then fails. */
@@ -272,20 +276,24 @@ static int ncheck_proc(struct ext2_dir_entry *d, int offset, int blocksize,
 	return w->names_left ? 0 : DIRENT_ABORT;
 }
 
+/* ncheck's header, once the scan has started. */
+static void ncheck_begin(struct session *s, void *arg)
+{
+	struct ncheck_walk *w = arg;
+
+	out_printf(s->out, "Inode\tPathname\n");
+	json_arr_begin(s->out, "names");
+	w->started = 1;
+}
+
 /* One inode of ncheck's scan: a directory's names of the inodes asked;
- * nonzero when every name has been found.  The first call prints the
- * header. */
+ * nonzero when every name has been found. */
 static int ncheck_visit(struct session *s, ext2_ino_t ino,
 			struct ext2_inode *inode, void *arg)
 {
 	struct ncheck_walk *w = arg;
 	errcode_t err;
 
-	if (!w->started) {
-		out_printf(s->out, "Inode\tPathname\n");
-		json_arr_begin(s->out, "names");
-		w->started = 1;
-	}
 	if (!inode->i_links_count || inode->i_dtime ||
 	    !LINUX_S_ISDIR(inode->i_mode))
 		return 0;
@@ -353,7 +361,7 @@ usage:
 				inode.i_links_count;
 	}
 	w.n = argc;
-	if (scan_inodes(s, "ncheck", ncheck_visit, &w) == 0 && !w.errors)
+	if (scan_inodes(s, "ncheck", ncheck_begin, ncheck_visit, &w) == 0 && !w.errors)
 		rc = CMD_OK;
 	if (w.started)
 		json_arr_end(s->out);

@@ -276,8 +276,13 @@ static void lg_revoke(struct lg *l, const unsigned char *buf, unsigned blk,
 	if (l->all)
 		lg_printf(l, "Dumping revoke block, sequence %u, at block "
 			  "%u:\n", seq, blk);
-	if (max > l->bs)
-		max = l->bs;	/* a corrupt count must not overrun */
+	if (max > l->bs) {
+		/* debugfs says so (ending in a backspace, not a newline),
+		 * then reads the whole block; a corrupt count must not
+		 * overrun it. */
+		lg_printf(l, "Revoke block's r_count invalid: %u\b", max);
+		max = l->bs;
+	}
 	while (off < max && off + size <= l->bs) {
 		rb = be32(buf + off);
 		if (size == 8)
@@ -348,10 +353,13 @@ static int lg_fc_block(struct lg *l, const unsigned char *buf, unsigned tid)
 		case 3:
 		case 4:
 		case 5:
+			/* debugfs shows one byte past the name (the next
+			 * tag's first byte, up to a NUL): so do we, within
+			 * the block. */
 			lg_printf(l, "tag %s, parent %d, ino %d, name \"%.*s\"\n",
 				  lg_tag_name(tag), (int)le32(v),
-				  (int)le32(v + 4), len > 8 ? (int)len - 8 : 0,
-				  v + 8);
+				  (int)le32(v + 4), len > 8 ? (int)len - 8 +
+				  (off + 4 + len < l->bs) : 0, v + 8);
 			break;
 		case 6:
 			lg_printf(l, "tag %s, inode %d\n", lg_tag_name(tag),

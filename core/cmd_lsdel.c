@@ -139,7 +139,7 @@ static int do_lsdel(struct session *s, int argc, char **argv)
 		v[n].size = inode.i_size;
 		if (!LINUX_S_ISDIR(inode.i_mode))
 			v[n].size |= (__u64)inode.i_size_high << 32;
-		v[n].dtime = inode.i_dtime;
+		v[n].dtime = (__s32)inode.i_dtime;	/* as debugfs: signed */
 		v[n].blocks = c.blocks;
 		v[n].free = c.free;
 		n++;
