@@ -1,7 +1,7 @@
 /* app.c - the full-screen inspector's frame: terminal setup and restore
  * (stderr and com_err kept off the screen), the idle loop that runs the owner
- * scan, key and mouse dispatch to the views, resize, search, the tab bar,
- * the status and message lines, and the text dump for tests. */
+ * scan, key and mouse dispatch to the views, resize, search, and the text
+ * dump for tests.  Drawing the frame is frame.c's. */
 #include "tui_int.h"
 
 #include <langinfo.h>
@@ -17,7 +17,7 @@
 #include "../core/cmd.h"
 #include "../core/live.h"
 
-static const struct tui_view *const views[TUI_NVIEWS] = {
+const struct tui_view *const tui_views[TUI_NVIEWS] = {
 	&view_overview, &view_map, &view_flex, &view_journal, &view_frag,
 	&view_files, &view_console,
 };
@@ -138,8 +138,8 @@ void tui_reload(struct tui *t)
 	int i;
 
 	for (i = 0; i < TUI_NVIEWS; i++)
-		if (views[i]->fini)
-			views[i]->fini(t);
+		if (tui_views[i]->fini)
+			tui_views[i]->fini(t);
 	t->fs = t->s->fs;
 	names_free(t);
 	tui_set_highlight(t, NULL, 0, NULL);
@@ -155,8 +155,8 @@ void tui_reload(struct tui *t)
 	if (t->cur >= ext2fs_blocks_count(t->fs->super))
 		t->cur = t->fs->super->s_first_data_block;
 	for (i = 0; i < TUI_NVIEWS; i++)
-		if (views[i]->init)
-			views[i]->init(t);
+		if (tui_views[i]->init)
+			tui_views[i]->init(t);
 	t->scanning = 0;
 	t->scan_cancelled = 0;
 	t->scan_err = 0;
@@ -172,7 +172,7 @@ static double mono_now(void)
 }
 
 /* Live mode: the kernel's free blocks (mb_groups) and the on-disk ones. */
-static void live_refresh(struct tui *t)
+void tui_live_refresh(struct tui *t)
 {
 	struct live_mbgroup *mb;
 	dgrp_t n, g;
@@ -193,130 +193,6 @@ static void live_refresh(struct tui *t)
 	t->live_kfree = k;
 	t->live_dfree = d * EXT2FS_CLUSTER_RATIO(t->fs);
 	t->live_at = mono_now();
-}
-
-static void draw_live(struct tui *t, int x)
-{
-	char buf[96];
-	int len, right = t->cols - (t->scanning ? 24 : t->scan_cancelled ?
-				    28 : 0);
-
-	if (t->live_kfree >= 0)
-		snprintf(buf, sizeof(buf), " LIVE free: kernel %lld, disk "
-			 "%lld (r) ", t->live_kfree, t->live_dfree);
-	else
-		snprintf(buf, sizeof(buf), " LIVE (kernel view unreadable) ");
-	len = (int)strlen(buf);
-	if (right - len < x)
-		len = 6;	/* " LIVE " alone */
-	if (right - len >= x)
-		tui_text(t, 0, right - len, len, R_TAB_ACTIVE, "%.*s", len,
-			 buf);
-}
-
-static void draw_tabs(struct tui *t)
-{
-	int i, x = 0;
-	char buf[64];
-
-	tui_fill(t, 0, 0, t->cols, R_TAB);
-	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout ");
-	x = 10;
-	for (i = 0; i < TUI_NVIEWS && x < t->cols; i++) {
-		snprintf(buf, sizeof(buf), " %d %s ", i + 1, views[i]->title);
-		tui_text(t, 0, x, t->cols - x,
-			 i == t->view ? R_TAB_ACTIVE : R_TAB, "%s", buf);
-		x += strlen(buf);
-	}
-	if (t->scanning && t->cols - x > 24) {
-		tui_text(t, 0, t->cols - 22, 10, R_TAB, "scan %3d%%",
-			 (int)(owner_scan_progress(t->s) * 100));
-		tui_bar(t, 0, t->cols - 12, 11, owner_scan_progress(t->s));
-	} else if (t->scan_cancelled && t->cols - x > 26) {
-		tui_text(t, 0, t->cols - 26, 26, R_TAB,
-			 "scan cancelled: R resumes");
-	}
-	if (t->s->live)
-		draw_live(t, x);
-}
-
-static void draw_too_small(struct tui *t)
-{
-	char line[80];
-	int y = t->rows / 2 - 1;
-
-	erase();
-	snprintf(line, sizeof(line), "terminal too small");
-	mvaddnstr(y < 0 ? 0 : y, 0, line, t->cols);
-	snprintf(line, sizeof(line), "%dx%d, need %dx%d", t->cols, t->rows,
-		 TUI_MIN_COLS, TUI_MIN_ROWS);
-	if (y + 1 < t->rows)
-		mvaddnstr(y + 1, 0, line, t->cols);
-	if (y + 2 < t->rows)
-		mvaddnstr(y + 2, 0, "q quits", t->cols);
-}
-
-static void draw(struct tui *t)
-{
-	const char *hint = " q quit  ? help  / search  : request  "
-			   "Tab/1-7 views  e edit";
-	char alloc[256];
-
-	getmaxyx(stdscr, t->rows, t->cols);
-	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
-		draw_too_small(t);
-		refresh();
-		return;
-	}
-	if (!t->fs) {
-		erase();
-		mvaddnstr(0, 0, "no filesystem is open (q quits)", t->cols);
-		refresh();
-		return;
-	}
-	if (edit_active(t) && !t->help) {
-		edit_draw(t);
-		refresh();
-		return;
-	}
-	if (t->help) {
-		tui_help_draw(t);
-		refresh();
-		return;
-	}
-	erase();
-	t->status[0] = 0;
-	t->area.used = 0;
-	draw_tabs(t);
-	views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
-	tui_fill(t, t->rows - 2, 0, t->cols, R_STATUS);
-	if (tui_alloc_status(t, alloc, sizeof(alloc)))
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s | %s",
-			 alloc, t->status);
-	else
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s",
-			 t->status);
-	move(t->rows - 1, 0);
-	clrtoeol();
-	if (t->prompt) {
-		;	/* drawn last, to leave the cursor there */
-	} else if (t->msg[0]) {
-		tui_text(t, t->rows - 1, 0, t->cols,
-			 t->msg_err ? R_ERROR : R_MSG, "%s", t->msg);
-	} else {
-		char sel[600] = "";
-
-		/* what e would work on */
-		if (t->sel.kind != SEL_NONE)
-			edit_sel_text(t, &t->sel, sel, sizeof(sel));
-		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s%s%s", hint,
-			 sel[0] ? ": " : "", sel);
-	}
-	curs_set(t->prompt ? 1 : 0);
-	if (t->prompt)
-		prompt_draw(t, t->prompt, t->rows - 1, 0, t->cols,
-			    t->prompt_kind == '/' ? "/" : ":");
-	refresh();
 }
 
 static void scan_start(struct tui *t)
@@ -373,210 +249,6 @@ static int scan_idle(struct tui *t)
 	return 1;
 }
 
-static void on_mouse(struct tui *t)
-{
-	const struct tui_view *v = views[t->view];
-	MEVENT ev;
-	blk64_t blk;
-	int i, x;
-
-	if (getmouse(&ev) != OK)
-		return;
-	if (ev.bstate & BUTTON4_PRESSED) {
-		for (i = 0; i < 3; i++)
-			v->key(t, ACT_UP, KEY_UP);
-		return;
-	}
-#ifdef BUTTON5_PRESSED
-	if (ev.bstate & BUTTON5_PRESSED) {
-		for (i = 0; i < 3; i++)
-			v->key(t, ACT_DOWN, KEY_DOWN);
-		return;
-	}
-#endif
-	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED |
-			   BUTTON1_RELEASED)))
-		return;
-	if (ev.y == 0) {
-		for (i = 0, x = 10; i < TUI_NVIEWS; i++) {
-			x += strlen(views[i]->title) + 4;
-			if (ev.x < x) {
-				tui_goto_view(t, i);
-				return;
-			}
-		}
-		return;
-	}
-	if (mapw_hit(t, ev.y, ev.x, &blk) == 0) {
-		t->cur = blk;
-		if (t->view == 0)
-			tui_goto_view(t, 1);
-		return;
-	}
-	t->mouse_y = ev.y;
-	t->mouse_x = ev.x;
-	v->key(t, ACT_NONE, KEY_MOUSE);
-}
-
-static void global_action(struct tui *t, enum tui_action a)
-{
-	switch (a) {
-	case ACT_QUIT:
-		t->quit = 1;
-		break;
-	case ACT_HELP:
-		t->help = 1;
-		t->help_top = 0;
-		break;
-	case ACT_LAB:
-		if (tui_lab_text()) {
-			t->help = 2;
-			t->help_top = 0;
-		} else {
-			tui_message(t, 1, "not in a lab (e2layout lab start "
-				    "NAME opens one)");
-		}
-		break;
-	case ACT_SEARCH:
-	case ACT_PROMPT:
-		prompt_reset(t->prompt_obj);
-		t->prompt = t->prompt_obj;
-		t->prompt_kind = a == ACT_SEARCH ? '/' : ':';
-		if (a == ACT_PROMPT)
-			tui_goto_view(t, 6);
-		break;
-	case ACT_NEXT_VIEW:
-		tui_goto_view(t, (t->view + 1) % TUI_NVIEWS);
-		break;
-	case ACT_PREV_VIEW:
-		tui_goto_view(t, (t->view + TUI_NVIEWS - 1) % TUI_NVIEWS);
-		break;
-	case ACT_VIEW1: case ACT_VIEW2: case ACT_VIEW3: case ACT_VIEW4:
-	case ACT_VIEW5: case ACT_VIEW6: case ACT_VIEW7:
-		tui_goto_view(t, a - ACT_VIEW1);
-		break;
-	case ACT_CANCEL:
-		if (t->scanning) {
-			t->scanning = 0;
-			t->scan_cancelled = 1;
-			tui_message(t, 0, "owner scan cancelled; used blocks "
-				    "not yet seen show as unknown (R "
-				    "resumes)");
-		} else {
-			t->msg[0] = 0;
-		}
-		break;
-	case ACT_RESCAN:
-		if (t->scan_cancelled) {
-			t->scanning = 1;
-			t->scan_cancelled = 0;
-		}
-		break;
-	case ACT_THEME:
-		theme_next(t);
-		tui_message(t, 0, "theme: %s", theme_name(t));
-		break;
-	case ACT_JUMP_BACK:
-		if (!t->njumps) {
-			tui_message(t, 0, "no jump to go back from");
-			break;
-		}
-		t->njumps--;
-		t->cur = t->jumps[t->njumps].cur;
-		tui_goto_view(t, t->jumps[t->njumps].view);
-		break;
-	case ACT_SHOW_MAP:
-		tui_goto_view(t, 1);
-		break;
-	case ACT_REDRAW:
-		clear();
-		break;
-	case ACT_LIVE_REFRESH:
-		if (!t->s->live) {
-			tui_message(t, 0, "not live: the filesystem is not "
-				    "mounted");
-			break;
-		}
-		live_refresh(t);
-		tui_message(t, 0, "kernel view read again (\":live status\" "
-			    "and \":live groups\" compare it with the disk)");
-		break;
-	case ACT_ALLOC:
-		tui_alloc_toggle(t);
-		break;
-	case ACT_EDIT:
-		edit_open(t);
-		break;
-	default:
-		break;
-	}
-}
-
-static void on_key(struct tui *t, int ch)
-{
-	enum tui_action a;
-	int r;
-
-	if (ch == KEY_RESIZE)
-		return;		/* draw() rereads the size */
-	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
-		if (ch == 'q')
-			t->quit = 1;
-		return;
-	}
-	if (t->help) {
-		if (ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE)
-			t->help_top += ch == KEY_NPAGE ? t->rows - 3 : 1;
-		else if ((ch == KEY_UP || ch == 'k') && t->help_top > 0)
-			t->help_top--;
-		else if (ch == KEY_PPAGE)
-			t->help_top = 0;
-		else
-			t->help = 0;
-		return;
-	}
-	if (t->prompt) {
-		r = prompt_key(t, t->prompt, ch);
-		if (r < 0) {
-			t->prompt = NULL;
-		} else if (r > 0) {
-			char *line = strdup(prompt_line(t->prompt));
-
-			if (!line)
-				return;
-			prompt_history_add(t->prompt, line);
-			if (t->prompt_kind == '/') {
-				t->prompt = NULL;
-				tui_search(t, line);
-			} else {
-				prompt_reset(t->prompt);
-				tui_run_request(t, line);
-			}
-			free(line);
-		}
-		return;
-	}
-	if (edit_active(t)) {
-		if (ch == '?' || ch == KEY_F(1)) {
-			t->help = 1;
-			t->help_top = 0;
-		} else {
-			edit_key(t, ch);
-		}
-		return;
-	}
-	if (ch == KEY_MOUSE) {
-		on_mouse(t);
-		return;
-	}
-	t->msg[0] = 0;
-	a = tui_key_action(t, ch);
-	if (views[t->view]->key(t, a, ch))
-		return;
-	global_action(t, a);
-}
-
-/* Writes the screen as text (E2L_TUI_DUMP). */
 static void dump_screen(struct tui *t, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -626,7 +298,7 @@ static void loop(struct tui *t)
 
 	while (!t->quit) {
 		if (dirty)
-			draw(t);	/* refresh(): on the screen */
+			tui_draw(t);	/* refresh(): on the screen */
 		if (dirty && t->exit_first_frame) {
 			t->quit = 1;
 			break;
@@ -648,12 +320,12 @@ static void loop(struct tui *t)
 				dirty = 1;
 			if (t->s->live &&
 			    mono_now() - t->live_at >= TUI_LIVE_SECONDS) {
-				live_refresh(t);
+				tui_live_refresh(t);
 				dirty = 1;
 			}
 			continue;
 		}
-		on_key(t, ch);
+		tui_on_key(t, ch);
 		dirty = 1;
 	}
 }
@@ -721,9 +393,9 @@ int tui_main(struct session *s, const char *keys)
 	theme_init(t);
 	getmaxyx(stdscr, t->rows, t->cols);
 	for (i = 0; i < TUI_NVIEWS; i++)
-		if (views[i]->init)
-			views[i]->init(t);
-	live_refresh(t);
+		if (tui_views[i]->init)
+			tui_views[i]->init(t);
+	tui_live_refresh(t);
 	t->scan_pending = 1;
 	t->exit_first_frame = getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME") &&
 			      strcmp(getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME"),
@@ -731,12 +403,12 @@ int tui_main(struct session *s, const char *keys)
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
 	if (!t->exit_first_frame)
-		draw(t);
+		tui_draw(t);
 	if (dump)
 		dump_screen(t, dump);
 	for (i = 0; i < TUI_NVIEWS; i++)
-		if (views[i]->fini)
-			views[i]->fini(t);
+		if (tui_views[i]->fini)
+			tui_views[i]->fini(t);
 	endwin();
 	delscreen(scr);
 

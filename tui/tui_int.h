@@ -194,6 +194,16 @@ int tui_run_request(struct tui *t, const char *line);
 void tui_reload(struct tui *t);
 /* Searches "12", "<12>", "b123", "/path": 0 on success. */
 int tui_search(struct tui *t, const char *what);
+/* The views, in tab order. */
+extern const struct tui_view *const tui_views[TUI_NVIEWS];
+
+/* Live mode: rereads the kernel's and the disk's free counts. */
+void tui_live_refresh(struct tui *t);
+
+/* frame.c: draws the whole screen (the frame and the current view). */
+void tui_draw(struct tui *t);
+/* input.c: one key (or KEY_MOUSE) from the loop. */
+void tui_on_key(struct tui *t, int ch);
 
 /* view_map.c: shows blk at one block per cell. */
 void view_map_zoom_block(struct tui *t, blk64_t blk);

@@ -1,0 +1,133 @@
+/* frame.c - draws the inspector's frame around the current view: the tab
+ * bar (with the scan's progress and the LIVE counters), the status line,
+ * the message or hint line with what `e` would edit, the prompt, and the
+ * too-small screen. */
+#include "tui_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void draw_live(struct tui *t, int x)
+{
+	char buf[96];
+	int len, right = t->cols - (t->scanning ? 24 : t->scan_cancelled ?
+				    28 : 0);
+
+	if (t->live_kfree >= 0)
+		snprintf(buf, sizeof(buf), " LIVE free: kernel %lld, disk "
+			 "%lld (r) ", t->live_kfree, t->live_dfree);
+	else
+		snprintf(buf, sizeof(buf), " LIVE (kernel view unreadable) ");
+	len = (int)strlen(buf);
+	if (right - len < x)
+		len = 6;	/* " LIVE " alone */
+	if (right - len >= x)
+		tui_text(t, 0, right - len, len, R_TAB_ACTIVE, "%.*s", len,
+			 buf);
+}
+
+static void draw_tabs(struct tui *t)
+{
+	int i, x = 0;
+	char buf[64];
+
+	tui_fill(t, 0, 0, t->cols, R_TAB);
+	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout ");
+	x = 10;
+	for (i = 0; i < TUI_NVIEWS && x < t->cols; i++) {
+		snprintf(buf, sizeof(buf), " %d %s ", i + 1, tui_views[i]->title);
+		tui_text(t, 0, x, t->cols - x,
+			 i == t->view ? R_TAB_ACTIVE : R_TAB, "%s", buf);
+		x += strlen(buf);
+	}
+	if (t->scanning && t->cols - x > 24) {
+		tui_text(t, 0, t->cols - 22, 10, R_TAB, "scan %3d%%",
+			 (int)(owner_scan_progress(t->s) * 100));
+		tui_bar(t, 0, t->cols - 12, 11, owner_scan_progress(t->s));
+	} else if (t->scan_cancelled && t->cols - x > 26) {
+		tui_text(t, 0, t->cols - 26, 26, R_TAB,
+			 "scan cancelled: R resumes");
+	}
+	if (t->s->live)
+		draw_live(t, x);
+}
+
+static void draw_too_small(struct tui *t)
+{
+	char line[80];
+	int y = t->rows / 2 - 1;
+
+	erase();
+	snprintf(line, sizeof(line), "terminal too small");
+	mvaddnstr(y < 0 ? 0 : y, 0, line, t->cols);
+	snprintf(line, sizeof(line), "%dx%d, need %dx%d", t->cols, t->rows,
+		 TUI_MIN_COLS, TUI_MIN_ROWS);
+	if (y + 1 < t->rows)
+		mvaddnstr(y + 1, 0, line, t->cols);
+	if (y + 2 < t->rows)
+		mvaddnstr(y + 2, 0, "q quits", t->cols);
+}
+
+void tui_draw(struct tui *t)
+{
+	const char *hint = " q quit  ? help  / search  : request  "
+			   "Tab/1-7 views  e edit";
+	char alloc[256];
+
+	getmaxyx(stdscr, t->rows, t->cols);
+	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
+		draw_too_small(t);
+		refresh();
+		return;
+	}
+	if (!t->fs) {
+		erase();
+		mvaddnstr(0, 0, "no filesystem is open (q quits)", t->cols);
+		refresh();
+		return;
+	}
+	if (edit_active(t) && !t->help) {
+		edit_draw(t);
+		refresh();
+		return;
+	}
+	if (t->help) {
+		tui_help_draw(t);
+		refresh();
+		return;
+	}
+	erase();
+	t->status[0] = 0;
+	t->area.used = 0;
+	draw_tabs(t);
+	tui_views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
+	tui_fill(t, t->rows - 2, 0, t->cols, R_STATUS);
+	if (tui_alloc_status(t, alloc, sizeof(alloc)))
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s | %s",
+			 alloc, t->status);
+	else
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s",
+			 t->status);
+	move(t->rows - 1, 0);
+	clrtoeol();
+	if (t->prompt) {
+		;	/* drawn last, to leave the cursor there */
+	} else if (t->msg[0]) {
+		tui_text(t, t->rows - 1, 0, t->cols,
+			 t->msg_err ? R_ERROR : R_MSG, "%s", t->msg);
+	} else {
+		char sel[600] = "";
+
+		/* what e would work on */
+		if (t->sel.kind != SEL_NONE)
+			edit_sel_text(t, &t->sel, sel, sizeof(sel));
+		tui_text(t, t->rows - 1, 0, t->cols, R_DIM, "%s%s%s", hint,
+			 sel[0] ? ": " : "", sel);
+	}
+	curs_set(t->prompt ? 1 : 0);
+	if (t->prompt)
+		prompt_draw(t, t->prompt, t->rows - 1, 0, t->cols,
+			    t->prompt_kind == '/' ? "/" : ":");
+	refresh();
+}
+
