@@ -164,5 +164,10 @@ void plan_repack_show(struct session *s, const struct plan *p);
 errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p);
 int plan_repack_sane(struct session *s, const struct plan *p);
 int plan_repack_verify(struct session *s, const struct plan *p);
+/* A plan moving only the resize inode's double-indirect block to the
+ * first free block at or after goal (evacuate, when it is in the range). */
+errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
+			       struct plan **pp);
+blk64_t plan_dind_target(const struct plan *p);
 
 #endif
