@@ -235,7 +235,8 @@ static int in_old(const struct plan *p, const struct plan_ext *r)
 
 int plan_check_sane(struct session *s, const struct plan *p)
 {
-	blk64_t end = ext2fs_blocks_count(s->fs->super), data = 0;
+	blk64_t end = ext2fs_blocks_count(s->fs->super);
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(s->fs);
 	size_t i;
 
 	if (p->repack)
@@ -251,9 +252,10 @@ int plan_check_sane(struct session *s, const struct plan *p)
 				goto bad;
 			continue;	/* prealloc keeps the old extents */
 		}
-		data += p->new[i].len;
 	}
-	if (data + p->new_meta != p->target_len)
+	if (p->target % ratio || (plan_clusters(s->fs, p->new, p->nnew,
+			p->target, p->target + p->target_len) + p->new_meta) *
+	    ratio != p->target_len)
 		goto bad;
 	for (i = 0; i < p->nsteps; i++)
 		if (p->steps[i].kind == STEP_COPY &&
