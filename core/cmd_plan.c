@@ -209,6 +209,7 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	if (no_undo)
 		undo = NULL;
 	err = plan_apply(s, p, s->undo_file ? NULL : undo);
+	session_invalidate(s);	/* owners moved, even on failure */
 	if (err)
 		goto out;
 	if (p->repack)

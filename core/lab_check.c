@@ -181,6 +181,74 @@ static const char *call(const char *e, const char *name, char *arg,
 	return *++close == '.' ? close + 1 : close;
 }
 
+/* Appends a list of blocks as merged ranges ("259-266" or "4,9"). */
+static void add_list(struct fact *f, const blk64_t *b, size_t n, blk64_t len)
+{
+	size_t i, j;
+	blk64_t end;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && b[j] == b[j - 1] + len; j++)
+			;
+		end = b[j - 1] + len - 1;
+		strbuf_printf(&f->s, "%s%llu", i ? "," : "",
+			      (unsigned long long)b[i]);
+		if (end > b[i])
+			strbuf_printf(&f->s, "-%llu", (unsigned long long)end);
+	}
+}
+
+/*
+ * flex(N).layout: where the block bitmaps, inode bitmaps and inode tables
+ * of flex group N's groups are ("bb:A-B;ib:...;it:..."); flex(N).packed: 1
+ * when they sit as mke2fs -G lays them out, computed from this image's
+ * geometry: one island right after the first group's superblock,
+ * descriptors and reserved GDT blocks.  Without flex_bg a flex group is 16
+ * groups (what repack-flex chooses).
+ */
+static const char *fact_flex_layout(ext2_filsys fs, unsigned long flex,
+				    int packed, struct fact *f)
+{
+	unsigned per = ext2fs_has_feature_flex_bg(fs->super) &&
+		       fs->super->s_log_groups_per_flex &&
+		       fs->super->s_log_groups_per_flex < 31 ?
+		       1U << fs->super->s_log_groups_per_flex : 16;
+	blk64_t *loc, island, sb, od, nd, itb = fs->inode_blocks_per_group;
+	dgrp_t first, n, k;
+	blk_t used;
+	int ok = 1, w;
+
+	if (flex >= (fs->group_desc_count + per - 1) / per)
+		return "no such flex group";
+	first = flex * per;
+	n = fs->group_desc_count - first < per ?
+	    fs->group_desc_count - first : per;
+	loc = malloc(3 * (size_t)n * sizeof(*loc));
+	if (!loc)
+		return "out of memory";
+	ext2fs_super_and_bgd_loc2(fs, first, &sb, &od, &nd, &used);
+	island = ext2fs_group_first_block2(fs, first) + used;
+	for (k = 0; k < n; k++) {
+		loc[k] = ext2fs_block_bitmap_loc(fs, first + k);
+		loc[n + k] = ext2fs_inode_bitmap_loc(fs, first + k);
+		loc[2 * n + k] = ext2fs_inode_table_loc(fs, first + k);
+		ok &= loc[k] == island + k &&
+		      loc[n + k] == island + n + k &&
+		      loc[2 * n + k] == island + 2 * n + k * itb;
+	}
+	if (packed) {
+		set_num(f, ok);
+	} else {
+		for (w = 0; w < 3; w++) {
+			strbuf_printf(&f->s, "%s%s:", w ? ";" : "",
+				      w == 0 ? "bb" : w == 1 ? "ib" : "it");
+			add_list(f, loc + w * n, n, w == 2 ? itb : 1);
+		}
+	}
+	free(loc);
+	return NULL;
+}
+
 /* Evaluates a fact; NULL on success, or why it could not. */
 static const char *fact_eval(struct ctx *c, const char *e, struct fact *f)
 {
@@ -238,6 +306,9 @@ static const char *fact_eval(struct ctx *c, const char *e, struct fact *f)
 			return "bad argument";
 		rest = end + 1;
 	}
+	if (rest && !strncmp(e, "flex(", 5) && (!strcmp(rest, ".layout") ||
+						!strcmp(rest, ".packed")))
+		return fact_flex_layout(fs, g, !strcmp(rest, ".packed"), f);
 	if (rest && !strncmp(e, "flex(", 5) && !strcmp(rest, ".islands")) {
 		struct e2l_flex fx;
 
@@ -329,6 +400,41 @@ static int run_fsck(const char *image)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* FACT == FACT, FACT != FACT: the two values as text (white space and
+ * case aside), e.g. this image's layout against a companion image's. */
+static int fact_vs_fact(struct ctx *c, const char *expr, const char *k1,
+			const char *op, const char *k2, const char *note)
+{
+	struct fact a = {{0}, 0, 0}, b = {{0}, 0, 0};
+	char x[4096], y[4096];
+	const char *why;
+	int met = 0, rc = 1;
+
+	why = fact_eval(c, k1, &a);
+	if (!why)
+		why = fact_eval(c, k2, &b);
+	if (!why && strcmp(op, "==") && strcmp(op, "!="))
+		why = "unknown comparison";
+	if (why) {
+		out_printf(c->out, "  NOT MET %s: %s\n", expr, why);
+		goto out;
+	}
+	normalize(a.s.buf ? a.s.buf : "", x, sizeof(x));
+	normalize(b.s.buf ? b.s.buf : "", y, sizeof(y));
+	met = !strcmp(x, y) == !strcmp(op, "==");
+	if (met)
+		out_printf(c->out, "  ok      %s\n", expr);
+	else
+		out_printf(c->out, "  NOT MET %s: %s is %s, %s is %s%s%s\n",
+			   expr, k1, x, k2, y, note ? ": " : "",
+			   note ? note : "");
+	rc = !met;
+out:
+	strbuf_free(&a.s);
+	strbuf_free(&b.s);
+	return rc;
+}
+
 /* Runs one check; 0 met, 1 not met (the account says why), 2 broken. */
 static int one_check(struct ctx *c, const char *line)
 {
@@ -388,6 +494,9 @@ static int one_check(struct ctx *c, const char *line)
 		rc = !met;
 		goto out;
 	}
+	if (sscanf(expr, "%255s %2[=!] %511s", key, op, want) == 3 &&
+	    !isdigit((unsigned char)want[0]))
+		return fact_vs_fact(c, expr, key, op, want, note);
 	if (sscanf(expr, "%255s %2[=!<>] %llu", key, op, &v) != 3) {
 		why = "not a check";
 		goto broken;
