@@ -181,74 +181,6 @@ static const char *call(const char *e, const char *name, char *arg,
 	return *++close == '.' ? close + 1 : close;
 }
 
-/* Appends a list of blocks as merged ranges ("259-266" or "4,9"). */
-static void add_list(struct fact *f, const blk64_t *b, size_t n, blk64_t len)
-{
-	size_t i, j;
-	blk64_t end;
-
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && b[j] == b[j - 1] + len; j++)
-			;
-		end = b[j - 1] + len - 1;
-		strbuf_printf(&f->s, "%s%llu", i ? "," : "",
-			      (unsigned long long)b[i]);
-		if (end > b[i])
-			strbuf_printf(&f->s, "-%llu", (unsigned long long)end);
-	}
-}
-
-/*
- * flex(N).layout: where the block bitmaps, inode bitmaps and inode tables
- * of flex group N's groups are ("bb:A-B;ib:...;it:..."); flex(N).packed: 1
- * when they sit as mke2fs -G lays them out, computed from this image's
- * geometry: one island right after the first group's superblock,
- * descriptors and reserved GDT blocks.  Without flex_bg a flex group is 16
- * groups (what repack-flex chooses).
- */
-static const char *fact_flex_layout(ext2_filsys fs, unsigned long flex,
-				    int packed, struct fact *f)
-{
-	unsigned per = ext2fs_has_feature_flex_bg(fs->super) &&
-		       fs->super->s_log_groups_per_flex &&
-		       fs->super->s_log_groups_per_flex < 31 ?
-		       1U << fs->super->s_log_groups_per_flex : 16;
-	blk64_t *loc, island, sb, od, nd, itb = fs->inode_blocks_per_group;
-	dgrp_t first, n, k;
-	blk_t used;
-	int ok = 1, w;
-
-	if (flex >= (fs->group_desc_count + per - 1) / per)
-		return "no such flex group";
-	first = flex * per;
-	n = fs->group_desc_count - first < per ?
-	    fs->group_desc_count - first : per;
-	loc = malloc(3 * (size_t)n * sizeof(*loc));
-	if (!loc)
-		return "out of memory";
-	ext2fs_super_and_bgd_loc2(fs, first, &sb, &od, &nd, &used);
-	island = ext2fs_group_first_block2(fs, first) + used;
-	for (k = 0; k < n; k++) {
-		loc[k] = ext2fs_block_bitmap_loc(fs, first + k);
-		loc[n + k] = ext2fs_inode_bitmap_loc(fs, first + k);
-		loc[2 * n + k] = ext2fs_inode_table_loc(fs, first + k);
-		ok &= loc[k] == island + k &&
-		      loc[n + k] == island + n + k &&
-		      loc[2 * n + k] == island + 2 * n + k * itb;
-	}
-	if (packed) {
-		set_num(f, ok);
-	} else {
-		for (w = 0; w < 3; w++) {
-			strbuf_printf(&f->s, "%s%s:", w ? ";" : "",
-				      w == 0 ? "bb" : w == 1 ? "ib" : "it");
-			add_list(f, loc + w * n, n, w == 2 ? itb : 1);
-		}
-	}
-	free(loc);
-	return NULL;
-}
-
 /* Evaluates a fact; NULL on success, or why it could not. */
 static const char *fact_eval(struct ctx *c, const char *e, struct fact *f)
 {
@@ -307,8 +239,18 @@ static const char *fact_eval(struct ctx *c, const char *e, struct fact *f)
 		rest = end + 1;
 	}
 	if (rest && !strncmp(e, "flex(", 5) && (!strcmp(rest, ".layout") ||
-						!strcmp(rest, ".packed")))
-		return fact_flex_layout(fs, g, !strcmp(rest, ".packed"), f);
+						!strcmp(rest, ".packed"))) {
+		int packed = !strcmp(rest, ".packed");
+		const char *why = lab_flex_layout(fs, g, packed, &f->s);
+
+		if (!why && packed) {
+			int ok = f->s.buf && !strcmp(f->s.buf, "1");
+
+			strbuf_reset(&f->s);
+			set_num(f, ok);
+		}
+		return why;
+	}
 	if (rest && !strncmp(e, "flex(", 5) && !strcmp(rest, ".islands")) {
 		struct e2l_flex fx;
 
