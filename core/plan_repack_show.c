@@ -124,6 +124,15 @@ void plan_repack_show(struct session *s, const struct plan *p)
 	for (i = 0; i < r->nitems; i++) {
 		const struct repack_item *it = &r->items[i];
 
+		if (it->what == RP_DIND) {	/* applied before the rest */
+			out_printf(s->out, "  first: the resize inode's "
+				   "double-indirect block %llu-%llu -> %llu "
+				   "(the reserved GDT blocks stay)\n",
+				   (unsigned long long)it->from,
+				   (unsigned long long)it->from,
+				   (unsigned long long)it->to);
+			continue;
+		}
 		out_printf(s->out, "  %3zu. group %u %-12s %llu-%llu ", i + 1,
 			   it->g, repack_what_name[it->what],
 			   (unsigned long long)it->from,

@@ -117,6 +117,21 @@ head -c 2000000 /dev/urandom > "$T/bb"
 e2fsck -fn "$img" >/dev/null 2>&1 || fail "the generated bigalloc image is not clean"
 [ "$(extents "$img" /big)" -gt 1 ] || fail "big not fragmented on bigalloc"
 sums "$img" "$T/want.md5"
+# crashes during a bigalloc defrag: e2fsck finds at most leaked clusters
+crashes=0
+for k in 1 2 3 4 5 6 8; do
+	cp "$img" "$T/c.img"
+	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "defrag /big --no-undo" "$T/c.img" > "$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && break
+	[ $rc -eq 86 ] || { cat "$T/out"; fail "bigalloc k=$k exit $rc"; }
+	fsck_verdict "$T/c.img"
+	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "bigalloc k=$k e2fsck found damage"; }
+	sums "$T/c.img" "$T/got.md5"
+	cmp -s "$T/want.md5" "$T/got.md5" || fail "bigalloc k=$k contents changed"
+	crashes=$((crashes + 1))
+done
+[ $crashes -ge 3 ] || fail "only $crashes bigalloc crash points"
 for f in big sp; do
 	logical "$img" $f > "$T/l1"
 	cp "$img" "$T/orig.img"
@@ -132,7 +147,7 @@ for f in big sp; do
 	cp "$T/done.img" "$img"
 done
 [ "$(extents "$img" /big)" = 1 ] || fail "big not in one extent on bigalloc"
-echo "ok: bigalloc defrag (fragmented file; partial-cluster holes, unwritten extent)"
+echo "ok: bigalloc defrag (fragmented file; partial-cluster holes, unwritten extent; $crashes crash points)"
 first=$(debugfs -R "bmap big 0" "$img" 2>/dev/null)
 "$E2LAYOUT" -w -R "evacuate $first-$((first + 100)) --no-undo" "$img" > "$T/out" 2>&1 ||
 	{ tail -5 "$T/out"; fail "bigalloc evacuate"; }
