@@ -102,8 +102,12 @@ static int do_plan(struct session *s, int argc, char **argv)
 		}
 		plan_free(s->plan);
 		s->plan = p;
-		out_printf(s->out, "loaded a %s plan for inode %u from %s\n",
-			   p->kind, p->ino, argv[2]);
+		if (p->repack)
+			out_printf(s->out, "loaded a %s plan from %s\n",
+				   p->kind, argv[2]);
+		else
+			out_printf(s->out, "loaded a %s plan for inode %u "
+				   "from %s\n", p->kind, p->ino, argv[2]);
 		return CMD_OK;
 	}
 	if (!strcmp(sub, "drop") && argc == 2) {
@@ -122,12 +126,6 @@ static int do_plan(struct session *s, int argc, char **argv)
 	if (!strcmp(sub, "save")) {
 		if (argc != 3) {
 			out_error(s->out, "plan", 0, "Usage: plan save FILE");
-			return CMD_FAIL;
-		}
-		if (s->plan->repack) {
-			out_error(s->out, "plan", 0, "repack_flex plans cannot "
-				  "be saved to a file yet; apply it in this "
-				  "session");
 			return CMD_FAIL;
 		}
 		err = plan_save(s->plan, argv[2]);
@@ -211,6 +209,7 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	if (no_undo)
 		undo = NULL;
 	err = plan_apply(s, p, s->undo_file ? NULL : undo);
+	session_invalidate(s);	/* owners moved, even on failure */
 	if (err)
 		goto out;
 	if (p->repack)

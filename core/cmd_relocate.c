@@ -236,7 +236,7 @@ const struct cmd_entry cmd_defrag = {
 struct evac {
 	ext2_ino_t *inos;
 	size_t n, cap;
-	blk64_t fixed, xattr;
+	blk64_t fixed, xattr, dind;	/* dind: the resize inode's block */
 	int oom;
 };
 
@@ -273,6 +273,12 @@ static int evac_cb(const struct owner_run *run, void *arg)
 	case OWN_XATTR:
 		e->xattr += run->len;
 		return 0;
+	case OWN_OTHER:		/* the resize inode's block can move */
+		if (run->ino == EXT2_RESIZE_INO && run->len == 1 && !e->dind) {
+			e->dind = run->start;
+			return 0;
+		}
+		break;
 	default:
 		break;
 	}
@@ -345,7 +351,7 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 			  (unsigned long long)(e.fixed + e.xattr));
 		goto out;
 	}
-	if (!e.n) {
+	if (!e.n && !e.dind) {
 		out_printf(s->out, "blocks %llu-%llu are already free\n",
 			   (unsigned long long)first, (unsigned long long)last);
 		rc = CMD_OK;
@@ -357,13 +363,25 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 		goto out;
 	ext2fs_mark_block_bitmap_range2(fs->block_map, first,
 					last - first + 1);
+	if (e.dind) {	/* first, to the first free block after the range */
+		if (plan_build_dind_move(s, last + 1, &p)) {
+			out_error(s->out, argv[0], 0, "no free block for the "
+				  "resize inode's double-indirect block");
+			goto restore;
+		}
+		ext2fs_mark_block_bitmap2(fs->block_map,
+					  p->repack ? plan_dind_target(p) : 0);
+		moved++;
+		*tail = p;
+		tail = &p->next;
+	}
 	for (i = 0; i < e.n; i++) {
 		if (e.inos[i] == fs->super->s_journal_inum &&
 		    !journal_clean(s, e.inos[i], 0))
 			goto restore;
 		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
 			goto restore;
-		p->chained = i > 0;
+		p->chained = i > 0 || e.dind;
 		ext2fs_mark_block_bitmap_range2(fs->block_map, p->target,
 						p->target_len);
 		moved += p->target_len;
@@ -382,6 +400,9 @@ restore:
 		   "blocks\n", (unsigned long long)first,
 		   (unsigned long long)last, e.n, e.n == 1 ? "" : "s",
 		   (unsigned long long)moved);
+	if (e.dind)
+		out_printf(s->out, "(and the resize inode's double-indirect "
+			   "block)\n");
 	rc = plan_offer(s, chain, 1, &ao);
 	chain = NULL;
 out:

@@ -47,6 +47,10 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
  * or NULL for IMAGE's name with .answers for .img).  Writes an account of
  * each check; returns 0 when all pass, 1 when one fails, 2 when the checks
  * could not run. */
+/* flex(N).layout ("bb:A-B;ib:...;it:...") or, when packed, flex(N).packed
+ * ("1" or "0") into sb; NULL, or why not. */
+const char *lab_flex_layout(ext2_filsys fs, unsigned long flex, int packed,
+			    struct strbuf *sb);
 int lab_check(const struct lab *lab, const char *image, const char *answers,
 	      struct sink *out);
 

@@ -77,6 +77,41 @@ static int run_fsck(const char *image)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* FACT == FACT, FACT != FACT: the two values as text (white space and
+ * case aside), e.g. this image's layout against a companion image's. */
+static int fact_vs_fact(struct ctx *c, const char *expr, const char *k1,
+			const char *op, const char *k2, const char *note)
+{
+	struct lab_fact a = {{0}, 0, 0}, b = {{0}, 0, 0};
+	char x[4096], y[4096];
+	const char *why;
+	int met = 0, rc = 1;
+
+	why = lab_fact_eval(&c->im, k1, &a);
+	if (!why)
+		why = lab_fact_eval(&c->im, k2, &b);
+	if (!why && strcmp(op, "==") && strcmp(op, "!="))
+		why = "unknown comparison";
+	if (why) {
+		out_printf(c->out, "  NOT MET %s: %s\n", expr, why);
+		goto out;
+	}
+	normalize(a.s.buf ? a.s.buf : "", x, sizeof(x));
+	normalize(b.s.buf ? b.s.buf : "", y, sizeof(y));
+	met = !strcmp(x, y) == !strcmp(op, "==");
+	if (met)
+		out_printf(c->out, "  ok      %s\n", expr);
+	else
+		out_printf(c->out, "  NOT MET %s: %s is %s, %s is %s%s%s\n",
+			   expr, k1, x, k2, y, note ? ": " : "",
+			   note ? note : "");
+	rc = !met;
+out:
+	strbuf_free(&a.s);
+	strbuf_free(&b.s);
+	return rc;
+}
+
 /* Runs one check; 0 met, 1 not met (the account says why), 2 broken. */
 static int one_check(struct ctx *c, const char *line)
 {
@@ -131,6 +166,9 @@ static int one_check(struct ctx *c, const char *line)
 		rc = !met;
 		goto out;
 	}
+	if (sscanf(expr, "%255s %2[=!] %511s", key, op, want) == 3 &&
+	    !isdigit((unsigned char)want[0]))
+		return fact_vs_fact(c, expr, key, op, want, note);
 	if (sscanf(expr, "%255s %2[=!<>] %511[^\n]", key, op, want) != 3) {
 		why = "not a check";
 		goto broken;

@@ -265,6 +265,20 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 			return "bad argument";
 		rest = end + 1;
 	}
+	if (rest && !strncmp(e, "flex(", 5) && (!strcmp(rest, ".layout") ||
+						!strcmp(rest, ".packed"))) {
+		int packed = !strcmp(rest, ".packed");
+
+		why = lab_flex_layout(fs, g, packed, &f->s);
+
+		if (!why && packed) {
+			int ok = f->s.buf && !strcmp(f->s.buf, "1");
+
+			strbuf_reset(&f->s);
+			set_num(f, ok);
+		}
+		return why;
+	}
 	if (rest && !strncmp(e, "flex(", 5) && !strcmp(rest, ".islands")) {
 		struct e2l_flex fx;
 

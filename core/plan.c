@@ -298,18 +298,35 @@ static blk64_t count_level(const struct plan_ext *runs, size_t n,
 	return cnt;
 }
 
+/* Blocks of each level of the most compact extent tree over n extents:
+ * level[0] leaves, level[1] the index blocks above them...; returns the
+ * number of levels (0: the extents fit in the inode). */
+int plan_tree_levels(ext2_filsys fs, size_t n, blk64_t level[8])
+{
+	blk64_t per = (fs->blocksize - 12) / 12, c = n;
+	int l = 0;
+
+	while (c > 4 && l < 8) {
+		c = (c + per - 1) / per;
+		level[l++] = c;
+	}
+	return c > 4 ? -1 : l;
+}
+
 blk64_t plan_meta_needed(ext2_filsys fs, int extents,
 			 const struct plan_ext *runs, size_t n)
 {
-	blk64_t apb = fs->blocksize / 4, per_leaf, leaves, m = 0;
+	blk64_t apb = fs->blocksize / 4, m = 0, level[8];
 	blk64_t b1 = EXT2_NDIR_BLOCKS, b2 = b1 + apb, b3 = b2 + apb * apb;
+	int l;
 
 	if (extents) {
-		per_leaf = (fs->blocksize - 12) / 12;
-		if (n <= 4)
-			return 0;
-		leaves = (n + per_leaf - 1) / per_leaf;
-		return leaves <= 4 ? leaves : ~0ULL;
+		l = plan_tree_levels(fs, n, level);
+		if (l < 0 || l > 5)	/* the kernel reads depth <= 5 */
+			return ~0ULL;
+		while (l--)
+			m += level[l];
+		return m;
 	}
 	m += count_level(runs, n, b1, apb, apb);
 	m += count_level(runs, n, b2, apb * apb, apb * apb);
@@ -318,4 +335,39 @@ blk64_t plan_meta_needed(ext2_filsys fs, int extents,
 	m += count_level(runs, n, b3, apb * apb * apb, apb * apb);
 	m += count_level(runs, n, b3, apb * apb * apb, apb);
 	return m;
+}
+
+blk64_t plan_clusters(ext2_filsys fs, const struct plan_ext *runs, size_t n,
+		      blk64_t lo, blk64_t hi)
+{
+	int b = fs->cluster_ratio_bits;
+	blk64_t cnt = 0, last = ~0ULL, c0, c1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!runs[i].len || runs[i].pblk < lo ||
+		    runs[i].pblk + runs[i].len > hi)
+			continue;
+		c0 = runs[i].pblk >> b;
+		c1 = (runs[i].pblk + runs[i].len - 1) >> b;
+		cnt += c1 - c0 + 1 - (c0 == last);
+		last = c1;
+	}
+	return cnt;
+}
+
+blk64_t plan_meta_blk(ext2_filsys fs, const struct plan *p, blk64_t k)
+{
+	return p->target + p->target_len -
+	       ((p->new_meta - k) << fs->cluster_ratio_bits);
+}
+
+blk64_t plan_units_old(ext2_filsys fs, const struct plan *p)
+{
+	return plan_clusters(fs, p->old, p->nold, 0, ~0ULL) + p->nold_meta;
+}
+
+blk64_t plan_units_new(ext2_filsys fs, const struct plan *p)
+{
+	return plan_clusters(fs, p->new, p->nnew, 0, ~0ULL) + p->new_meta;
 }

@@ -80,9 +80,25 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 errcode_t plan_find_free(ext2_filsys fs, blk64_t goal, blk64_t len,
 			 blk64_t *start, blk64_t *largest);
 
-/* Mapping blocks the new layout needs (0 when it fits in the inode). */
+/* Mapping blocks the new layout needs (0 when it fits in the inode; ~0
+ * when an extent tree would be deeper than 5). */
 blk64_t plan_meta_needed(ext2_filsys fs, int extents,
 			 const struct plan_ext *runs, size_t n);
+/* Blocks per level of the most compact extent tree over n extents
+ * (level[0]: leaves); returns the depth, -1 when past 8 levels. */
+int plan_tree_levels(ext2_filsys fs, size_t n, blk64_t level[8]);
+/* Distinct clusters (blocks without bigalloc) of the runs lying within
+ * [lo, hi); runs in logical order, as a valid file maps them. */
+blk64_t plan_clusters(ext2_filsys fs, const struct plan_ext *runs, size_t n,
+		      blk64_t lo, blk64_t hi);
+/* Mapping block k of p's new layout: the last new_meta clusters of the
+ * target run, one block at the start of each (a cluster each on bigalloc,
+ * as e2fsck wants for tree blocks). */
+blk64_t plan_meta_blk(ext2_filsys fs, const struct plan *p, blk64_t k);
+/* Units for ext2fs_iblk_add/sub_blocks of the old and the new mapping
+ * (clusters of data and mapping blocks; blocks without bigalloc). */
+blk64_t plan_units_old(ext2_filsys fs, const struct plan *p);
+blk64_t plan_units_new(ext2_filsys fs, const struct plan *p);
 
 /* A block-mapped layout: data from target in logical order with each
  * indirect block placed just before the first block it maps. */
@@ -177,5 +193,10 @@ void plan_repack_show(struct session *s, const struct plan *p);
 errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p);
 int plan_repack_sane(struct session *s, const struct plan *p);
 int plan_repack_verify(struct session *s, const struct plan *p);
+/* A plan moving only the resize inode's double-indirect block to the
+ * first free block at or after goal (evacuate, when it is in the range). */
+errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
+			       struct plan **pp);
+blk64_t plan_dind_target(const struct plan *p);
 
 #endif

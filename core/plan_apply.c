@@ -222,15 +222,6 @@ static errcode_t commit_kind(ext2_filsys fs, const struct plan *p,
 	return err;
 }
 
-static blk64_t runs_len(const struct plan_ext *r, size_t n)
-{
-	blk64_t t = 0;
-
-	while (n--)
-		t += r[n].len;
-	return t;
-}
-
 static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 {
 	struct ext2_inode_large inode;
@@ -248,10 +239,10 @@ static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 		return err;
 	memcpy(inode.i_block, iblock, sizeof(iblock));
 	err = ext2fs_iblk_sub_blocks(fs, (struct ext2_inode *)&inode,
-				     p->nold_meta + runs_len(p->old, p->nold));
+				     plan_units_old(fs, p));
 	if (!err)
 		err = ext2fs_iblk_add_blocks(fs, (struct ext2_inode *)&inode,
-				p->new_meta + runs_len(p->new, p->nnew));
+					     plan_units_new(fs, p));
 	if (!err && p->new_size_blocks)
 		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
 					    p->new_size_blocks * fs->blocksize);

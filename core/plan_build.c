@@ -33,21 +33,40 @@ static errcode_t push_step(struct plan *p, size_t *cap, enum plan_step_kind k,
 	return 0;
 }
 
-/* Lays the old runs out contiguously from target, extent-length limited. */
-static errcode_t pack_runs(struct plan *p, const struct plan_ext *src,
-			   size_t nsrc, blk64_t target)
+/*
+ * Lays the old runs out contiguously from target, extent-length limited.
+ * With bigalloc each logical cluster gets the next physical cluster (the
+ * one of the previous run when it continues a cluster), keeping every
+ * block's offset in its cluster: holes of whole clusters take no space.
+ * *units: the clusters (blocks) the data takes.
+ */
+static errcode_t pack_runs(ext2_filsys fs, struct plan *p,
+			   const struct plan_ext *src, size_t nsrc,
+			   blk64_t target, blk64_t *units)
 {
-	blk64_t cur = target, left, l, lblk, max;
+	int bits = fs->cluster_ratio_bits;
+	blk64_t cur, left, l, lblk, max, lc0, lc1;
+	blk64_t lc_last = ~0ULL, pc_last = 0, pc_next = target >> bits;
 	struct plan_ext *last;
-	size_t i;
+	size_t i, cap = nsrc * 2 + 16;
 
-	p->new = calloc(nsrc * 2 + 16, sizeof(*p->new));
+	p->new = calloc(cap, sizeof(*p->new));
 	if (!p->new)
 		return ENOMEM;
 	p->nnew = 0;
 	for (i = 0; i < nsrc; i++) {
+		if (!src[i].len)
+			continue;
 		left = src[i].len;
 		lblk = src[i].lblk;
+		lc0 = lblk >> bits;
+		lc1 = (lblk + left - 1) >> bits;
+		if (lc0 != lc_last)
+			pc_last = pc_next;	/* else: continue its cluster */
+		cur = ((pc_last - lc0) << bits) + lblk;
+		pc_last += lc1 - lc0;
+		pc_next = pc_last + 1;
+		lc_last = lc1;
 		while (left) {
 			max = src[i].uninit ? EXT_MAX_UNINIT : EXT_MAX_INIT;
 			last = p->nnew ? &p->new[p->nnew - 1] : NULL;
@@ -60,12 +79,13 @@ static errcode_t pack_runs(struct plan *p, const struct plan_ext *src,
 					l = left;
 				last->len += l;
 			} else {
-				if (p->nnew == nsrc * 2 + 16) {
+				if (p->nnew == cap) {
 					struct plan_ext *n = realloc(p->new,
-						(p->nnew * 2) * sizeof(*n));
+						cap * 2 * sizeof(*n));
 					if (!n)
 						return ENOMEM;
 					p->new = n;
+					cap *= 2;
 				}
 				l = p->extents && left > max ? max : left;
 				p->new[p->nnew++] = (struct plan_ext){
@@ -76,12 +96,15 @@ static errcode_t pack_runs(struct plan *p, const struct plan_ext *src,
 			left -= l;
 		}
 	}
+	*units = pc_next - (target >> bits);
 	return 0;
 }
 
+static blk64_t runs_blocks(const struct plan_ext *r, size_t n);
+
 /* New mapping at target: packed extents, or ext2-style indirect layout. */
 static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
-			   blk64_t **metas, size_t *nmetas)
+			   blk64_t **metas, size_t *nmetas, blk64_t *units)
 {
 	struct plan_indirect ind;
 	struct plan_ext whole = {0, 0, p->new_size_blocks, 0};
@@ -90,7 +113,7 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 	errcode_t err;
 
 	if (p->extents) {
-		err = pack_runs(p, src, nsrc, target);
+		err = pack_runs(fs, p, src, nsrc, target, units);
 		if (!err)
 			p->new_meta = plan_meta_needed(fs, 1, p->new, p->nnew);
 		return err;
@@ -101,6 +124,7 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 	p->new = ind.runs;
 	p->nnew = ind.nruns;
 	p->new_meta = ind.nmeta;
+	*units = runs_blocks(ind.runs, ind.nruns);
 	free(*metas);
 	*metas = ind.metas;
 	*nmetas = ind.nmeta;
@@ -108,6 +132,15 @@ static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 	ind.metas = NULL;
 	plan_indirect_release(&ind);
 	return 0;
+}
+
+static blk64_t runs_blocks(const struct plan_ext *r, size_t n)
+{
+	blk64_t t = 0;
+
+	while (n--)
+		t += r[n].len;
+	return t;
 }
 
 static int hits(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
@@ -185,22 +218,87 @@ static void suggest_evacuate(struct session *s, blk64_t goal, blk64_t need,
 			  (unsigned long long)bestused);
 }
 
+static int cmp_blk(const void *a, const void *b)
+{
+	blk64_t x = *(const blk64_t *)a, y = *(const blk64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Bigalloc: frees whole clusters, each once (data and tree blocks). */
+static errcode_t free_clusters(ext2_filsys fs, struct plan *p, size_t *cap)
+{
+	int bits = fs->cluster_ratio_bits;
+	size_t n = 0, i;
+	blk64_t *c, x;
+	errcode_t err = 0;
+
+	for (i = 0; i < p->nold; i++)
+		n += ((p->old[i].pblk + p->old[i].len - 1) >> bits) -
+		     (p->old[i].pblk >> bits) + 1;
+	c = malloc((n + p->nold_meta + 1) * sizeof(*c));
+	if (!c)
+		return ENOMEM;
+	n = 0;
+	for (i = 0; i < p->nold; i++)
+		for (x = p->old[i].pblk >> bits;
+		     x <= (p->old[i].pblk + p->old[i].len - 1) >> bits; x++)
+			c[n++] = x;
+	for (i = 0; i < p->nold_meta; i++)
+		c[n++] = p->old_meta[i] >> bits;
+	qsort(c, n, sizeof(*c), cmp_blk);
+	for (i = 0; i < n && !err; i++)
+		if (!i || c[i] != c[i - 1])
+			err = push_step(p, cap, STEP_FREE, c[i] << bits, 0,
+					1ULL << bits);
+	free(c);
+	return err;
+}
+
+/* Copy steps: where each old written run overlaps a new run (both in
+ * logical order), from the old place to the new. */
+static errcode_t copy_steps(struct plan *p, size_t *cap)
+{
+	size_t i, j = 0, k;
+	blk64_t lo, hi;
+	errcode_t err = 0;
+
+	for (i = 0; i < p->nold && !err; i++) {
+		const struct plan_ext *o = &p->old[i];
+
+		if (o->uninit)
+			continue;	/* unwritten: nothing to copy */
+		while (j < p->nnew && p->new[j].lblk + p->new[j].len <= o->lblk)
+			j++;
+		for (k = j; k < p->nnew && p->new[k].lblk < o->lblk + o->len &&
+		     !err; k++) {
+			const struct plan_ext *n = &p->new[k];
+
+			lo = o->lblk > n->lblk ? o->lblk : n->lblk;
+			hi = o->lblk + o->len < n->lblk + n->len ?
+			     o->lblk + o->len : n->lblk + n->len;
+			if (lo < hi)
+				err = push_step(p, cap, STEP_COPY,
+						o->pblk + lo - o->lblk,
+						n->pblk + lo - n->lblk,
+						hi - lo);
+		}
+	}
+	return err;
+}
+
 errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 			  blk64_t goal, blk64_t new_size, struct plan **pp)
 {
 	ext2_filsys fs = s->fs;
 	struct plan *p;
-	blk64_t data = 0, largest, target, *metas = NULL;
+	blk64_t data = 0, units = 0, largest, target, *metas = NULL, k;
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(fs);
 	size_t nmetas = 0;
 	size_t cap = 0, i;
 	errcode_t err;
 
 	*pp = NULL;
-	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
-		out_error(s->out, kind, 0, "bigalloc filesystems are not "
-			  "supported by the layout editor yet");
-		return EXT2_ET_UNIMPLEMENTED;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ENOMEM;
@@ -222,14 +320,9 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 		err = EXT2_ET_INVALID_ARGUMENT;
 		goto out;
 	}
-	/* Size the new mapping with a dummy target, then place it. */
-	err = layout_fn(fs, p, 0, &metas, &nmetas);
-	if (err)
-		goto out;
-	if (p->new_meta == ~0ULL) {
-		out_error(s->out, kind, 0, "inode %u would need a deeper "
-			  "extent tree than the editor writes (%zu extents)",
-			  ino, p->nnew);
+	if (ratio > 1 && (!p->extents || new_size)) {
+		out_error(s->out, kind, 0, "on bigalloc only extent-mapped "
+			  "files move, at their size");
 		err = EXT2_ET_UNIMPLEMENTED;
 		goto out;
 	}
@@ -244,9 +337,21 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 			err = EXT2_ET_INVALID_ARGUMENT;
 			goto out;
 		}
-		data = new_size;
 	}
-	p->target_len = data + p->new_meta;
+	/* Size the new mapping with a dummy target, then place it. */
+	err = layout_fn(fs, p, 0, &metas, &nmetas, &units);
+	if (err)
+		goto out;
+	if (p->new_meta == ~0ULL) {
+		out_error(s->out, kind, 0, "inode %u would need an extent "
+			  "tree deeper than 5 levels (%zu extents)", ino,
+			  p->nnew);
+		err = EXT2_ET_UNIMPLEMENTED;
+		goto out;
+	}
+	if (new_size)
+		data = new_size;
+	p->target_len = (units + p->new_meta) * ratio;
 	err = plan_find_free(fs, goal, p->target_len, &target, &largest);
 	if (err) {
 		suggest_evacuate(s, goal, p->target_len, largest);
@@ -255,30 +360,12 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 	p->target = target;
 	free(p->new);
 	p->new = NULL;
-	err = layout_fn(fs, p, target, &metas, &nmetas);
+	err = layout_fn(fs, p, target, &metas, &nmetas, &units);
 	if (err)
 		goto out;
 
 	/* Steps, in the order apply runs them. */
-	for (i = 0; i < p->nold && !err; i++) {
-		const struct plan_ext *o = &p->old[i];
-		blk64_t lo, hi, j;
-
-		if (o->uninit)
-			continue;	/* unwritten: nothing to copy */
-		for (j = 0; j < p->nnew && !err; j++) {
-			const struct plan_ext *n = &p->new[j];
-
-			lo = o->lblk > n->lblk ? o->lblk : n->lblk;
-			hi = o->lblk + o->len < n->lblk + n->len ?
-			     o->lblk + o->len : n->lblk + n->len;
-			if (lo < hi)
-				err = push_step(p, &cap, STEP_COPY,
-						o->pblk + lo - o->lblk,
-						n->pblk + lo - n->lblk,
-						hi - lo);
-		}
-	}
+	err = copy_steps(p, &cap);
 	for (i = 0; p->new_size_blocks && i < p->nnew && !err; i++) {
 		const struct plan_ext *n = &p->new[i];
 		blk64_t olddata = 0, lo, j;
@@ -291,20 +378,27 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 					n->pblk + lo - n->lblk,
 					n->lblk + n->len - lo);
 	}
-	if (p->extents && p->new_meta && !err)
-		err = push_step(p, &cap, STEP_WRITE_MAP, target + data,
-				target + data, p->new_meta);
+	for (k = 0; p->extents && k < p->new_meta && !err; k++)
+		err = push_step(p, &cap, STEP_WRITE_MAP,
+				plan_meta_blk(fs, p, k),
+				plan_meta_blk(fs, p, k), 1);
 	for (i = 0; !p->extents && i < nmetas && !err; i++)
 		err = push_step(p, &cap, STEP_WRITE_MAP, metas[i], metas[i], 1);
 	if (!err)
 		err = push_step(p, &cap, STEP_ALLOC, 0, target, p->target_len);
 	if (!err)
 		err = push_step(p, &cap, STEP_SWITCH, 0, target, 0);
-	for (i = 0; i < p->nold && !err; i++)
-		err = push_step(p, &cap, STEP_FREE, p->old[i].pblk, 0,
-				p->old[i].len);
-	for (i = 0; i < p->nold_meta && !err; i++)
-		err = push_step(p, &cap, STEP_FREE, p->old_meta[i], 0, 1);
+	if (ratio > 1) {
+		if (!err)
+			err = free_clusters(fs, p, &cap);
+	} else {
+		for (i = 0; i < p->nold && !err; i++)
+			err = push_step(p, &cap, STEP_FREE, p->old[i].pblk, 0,
+					p->old[i].len);
+		for (i = 0; i < p->nold_meta && !err; i++)
+			err = push_step(p, &cap, STEP_FREE, p->old_meta[i], 0,
+					1);
+	}
 	if (!err)
 		err = plan_fingerprint(fs, ino, &p->fp);
 out:

@@ -11,8 +11,11 @@
 
 static errcode_t write_bitmap(ext2_filsys fs, dgrp_t g, char *buf)
 {
-	blk64_t first = ext2fs_group_first_block2(fs, g);
-	blk64_t nbits = ext2fs_group_last_block2(fs, g) - first + 1, b;
+	/* in clusters: a bigalloc bitmap's range calls take cluster numbers */
+	int cb = fs->cluster_ratio_bits;
+	blk64_t first = ext2fs_group_first_block2(fs, g) >> cb;
+	blk64_t nbits = ((ext2fs_group_last_block2(fs, g) >> cb) - first) + 1;
+	blk64_t b;
 	size_t nbytes = EXT2_CLUSTERS_PER_GROUP(fs->super) / 8;
 	errcode_t err;
 
@@ -25,7 +28,8 @@ static errcode_t write_bitmap(ext2_filsys fs, dgrp_t g, char *buf)
 	if (err)
 		return err;
 	for (b = nbits / 8 * 8; b < nbits; b++)	/* a short last group */
-		if (!ext2fs_test_block_bitmap2(fs->block_map, first + b))
+		if (!ext2fs_test_block_bitmap2(fs->block_map,
+					       (first + b) << cb))
 			buf[b / 8] &= ~(1 << (b % 8));
 	err = ext2fs_block_bitmap_csum_set(fs, g, buf, nbytes);
 	if (err)

@@ -1,7 +1,7 @@
 /* plan_file.c - plans on disk: a line-oriented text file (header, kind,
  * fingerprint, old and new mappings, steps) that `apply FILE` reads back,
  * plus the sanity check a loaded plan must pass before it is applied. */
-#include "plan.h"
+#include "plan_repack_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +30,8 @@ static void save_one(FILE *f, const struct plan *p)
 		fprintf(f, "set_size %llu\n", (unsigned long long)p->set_size);
 	if (p->create_name[0])
 		fprintf(f, "create %s\n", p->create_name);
+	if (p->repack)
+		plan_repack_save(f, p);
 	for (i = 0; i < p->nold; i++)
 		fprintf(f, "old %llu %llu %llu %d\n",
 			(unsigned long long)p->old[i].lblk,
@@ -54,8 +56,6 @@ errcode_t plan_save(const struct plan *p, const char *path)
 {
 	FILE *f;
 
-	if (p->repack)
-		return EXT2_ET_OP_NOT_SUPPORTED;	/* not saved yet */
 	f = fopen(path, "w");
 	if (!f)
 		return errno;
@@ -88,6 +88,9 @@ static int parse_line(struct plan *p, const char *line)
 	char word[32];
 	int u, k;
 
+	k = plan_repack_parse(p, line);
+	if (k)
+		return k < 0 ? -1 : 0;
 	if (sscanf(line, "kind %31s", p->kind) == 1)
 		return 0;
 	if (sscanf(line, "ino %u", &p->ino) == 1)
@@ -200,7 +203,11 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 	}
 	fclose(f);
 	for (p = first; p; p = p->next)
-		if (!p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0])
+		if (p->repack ? !p->repack->nitems || !p->fp.uuid[0] ||
+		    (p->repack->n ? p->next || p != first ||
+		     strcmp(p->kind, "repack_flex") :
+		     p != first || strcmp(p->kind, "resize_block")) :
+		    !p->ino || !p->nsteps || !p->nnew || !p->fp.uuid[0])
 			bad = p;
 	if (!ended || bad) {
 		snprintf(why, whylen, "not an e2layout plan, or damaged near "
@@ -228,7 +235,8 @@ static int in_old(const struct plan *p, const struct plan_ext *r)
 
 int plan_check_sane(struct session *s, const struct plan *p)
 {
-	blk64_t end = ext2fs_blocks_count(s->fs->super), data = 0;
+	blk64_t end = ext2fs_blocks_count(s->fs->super);
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(s->fs);
 	size_t i;
 
 	if (p->repack)
@@ -244,9 +252,10 @@ int plan_check_sane(struct session *s, const struct plan *p)
 				goto bad;
 			continue;	/* prealloc keeps the old extents */
 		}
-		data += p->new[i].len;
 	}
-	if (data + p->new_meta != p->target_len)
+	if (p->target % ratio || (plan_clusters(s->fs, p->new, p->nnew,
+			p->target, p->target + p->target_len) + p->new_meta) *
+	    ratio != p->target_len)
 		goto bad;
 	for (i = 0; i < p->nsteps; i++)
 		if (p->steps[i].kind == STEP_COPY &&

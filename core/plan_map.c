@@ -25,42 +25,80 @@ static void put_header(struct ext3_extent_header *h, unsigned entries,
 	h->eh_depth = ext2fs_cpu_to_le16(depth);
 }
 
+static void put_index(struct ext3_extent_idx *ix, blk64_t lblk, blk64_t blk)
+{
+	memset(ix, 0, sizeof(*ix));
+	ix->ei_block = ext2fs_cpu_to_le32(lblk);
+	ix->ei_leaf = ext2fs_cpu_to_le32(blk & 0xffffffff);
+	ix->ei_leaf_hi = ext2fs_cpu_to_le16(blk >> 32);
+}
+
+/*
+ * The most compact tree: full leaves in logical order, then full index
+ * blocks level by level, up to a root of at most 4 entries in the inode.
+ * Tree block k (leaves first, then each level above) is meta block k.
+ */
 static errcode_t build_extents(ext2_filsys fs, const struct plan *p,
 			       __u32 *iblock, char *meta)
 {
-	struct ext3_extent_header *h = (void *)iblock, *lh;
-	struct ext3_extent_idx *ix;
+	struct ext3_extent_header *h = (void *)iblock, *nh;
 	struct ext3_extent *x;
-	size_t per = (fs->blocksize - 12) / 12, i, k, n;
-	blk64_t base = p->target + p->target_len - p->new_meta, leaf;
-	errcode_t err;
+	size_t per = (fs->blocksize - 12) / 12, i, j, n;
+	blk64_t level[8], base = 0, below = 0, total = 0, *first;
+	int depth, l;
+	errcode_t err = 0;
 
-	if (!p->new_meta) {
+	depth = plan_tree_levels(fs, p->nnew, level);
+	for (l = 0; l < depth; l++)
+		total += level[l];
+	if (depth < 0 || total != p->new_meta)
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (!depth) {
 		put_header(h, p->nnew, 4, 0);
 		x = (void *)(h + 1);
 		for (i = 0; i < p->nnew; i++)
 			put_extent(&x[i], &p->new[i]);
 		return 0;
 	}
-	put_header(h, p->new_meta, 4, 1);
-	ix = (void *)(h + 1);
-	for (k = 0; k < p->new_meta; k++) {
-		leaf = base + k;
-		lh = (void *)(meta + k * fs->blocksize);
-		n = p->nnew - k * per < per ? p->nnew - k * per : per;
-		put_header(lh, n, per, 0);
-		x = (void *)(lh + 1);
-		for (i = 0; i < n; i++)
-			put_extent(&x[i], &p->new[k * per + i]);
-		memset(&ix[k], 0, sizeof(ix[k]));
-		ix[k].ei_block = ext2fs_cpu_to_le32(p->new[k * per].lblk);
-		ix[k].ei_leaf = ext2fs_cpu_to_le32(leaf & 0xffffffff);
-		ix[k].ei_leaf_hi = ext2fs_cpu_to_le16(leaf >> 32);
-		err = ext2fs_extent_block_csum_set(fs, p->ino, lh);
-		if (err)
-			return err;
+	/* first[k]: the first logical block under tree block k */
+	first = malloc(total * sizeof(*first));
+	if (!first)
+		return ENOMEM;
+	for (l = 0; l < depth && !err; l++) {
+		for (j = 0; j < level[l] && !err; j++) {
+			nh = (void *)(meta + (base + j) * fs->blocksize);
+			n = l ? level[l - 1] : p->nnew;
+			n = n - j * per < per ? n - j * per : per;
+			put_header(nh, n, per, l);
+			for (i = 0; i < n; i++) {
+				size_t c = j * per + i;
+
+				if (!l)
+					put_extent((struct ext3_extent *)
+						   (nh + 1) + i, &p->new[c]);
+				else
+					put_index((struct ext3_extent_idx *)
+						  (nh + 1) + i,
+						  first[below + c],
+						  plan_meta_blk(fs, p,
+								below + c));
+			}
+			first[base + j] = l ? first[below + j * per] :
+					  p->new[j * per].lblk;
+			err = ext2fs_extent_block_csum_set(fs, p->ino, nh);
+		}
+		below = base;
+		base += level[l];
 	}
-	return 0;
+	if (!err) {
+		put_header(h, level[depth - 1], 4, depth);
+		for (j = 0; j < level[depth - 1]; j++)
+			put_index((struct ext3_extent_idx *)(h + 1) + j,
+				  first[below + j],
+				  plan_meta_blk(fs, p, below + j));
+	}
+	free(first);
+	return err;
 }
 
 /* Block-mapped layout state: a cursor through the target run that hands

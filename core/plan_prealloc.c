@@ -99,6 +99,11 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 			  "extent feature (ext4)");
 		return EXT2_ET_UNSUPP_FEATURE;
 	}
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
+		out_error(s->out, "prealloc", 0, "bigalloc filesystems are "
+			  "not supported by prealloc yet");
+		return EXT2_ET_UNIMPLEMENTED;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ENOMEM;
@@ -130,8 +135,8 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 	}
 	p->new_meta = plan_meta_needed(fs, 1, p->new, p->nnew);
 	if (p->new_meta == ~0ULL) {
-		out_error(s->out, "prealloc", 0, "the file would need a "
-			  "deeper extent tree than the editor writes");
+		out_error(s->out, "prealloc", 0, "the file would need an "
+			  "extent tree deeper than 5 levels");
 		err = EXT2_ET_UNIMPLEMENTED;
 		goto out;
 	}

@@ -1,33 +1,21 @@
 /* plan_repack.c - the repack_flex plan: moves the block bitmaps, inode
  * bitmaps and inode tables of a flex group's groups into one packed island
- * (as mke2fs -G lays them out), switching the group descriptors crash-safely:
- * copy and flush, switch the descriptors and flush, then free the old blocks.
- * Items in the way inside the island go through a temporary place first. */
-#include "plan.h"
+ * (as mke2fs -G lays them out).  Building (read-only), checking a plan
+ * before it is applied; plan_repack_show.c previews it, plan_repack_run.c
+ * applies it.
+ * Items in the way inside the island go through a temporary place first;
+ * the resize inode's double-indirect block, when it is in the island, moves
+ * to the first free block after it (where mke2fs -G puts it); the reserved
+ * GDT blocks it lists never move. */
+#include "plan_repack_int.h"
 #include "owner.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { RP_BB, RP_IB, RP_IT };
-
-struct repack_item {
-	dgrp_t g;
-	int what;			/* RP_* */
-	blk64_t from, tmp, to, len;	/* tmp 0: no temporary place */
-};
-
-struct plan_repack {
-	dgrp_t first, n;		/* the flex group's groups */
-	int log_flex, set_flex;		/* set_flex: turn flex_bg on */
-	unsigned long flex;
-	blk64_t island, island_len;
-	struct repack_item *items;
-	size_t nitems;
-};
-
-static const char *const what_name[] = {"block bitmap", "inode bitmap",
-					"inode table"};
+const char *const repack_what_name[RP_KINDS] = {
+	"block bitmap", "inode bitmap", "inode table",
+	"resize inode's double-indirect block"};
 
 void plan_repack_free(struct plan_repack *r)
 {
@@ -37,33 +25,54 @@ void plan_repack_free(struct plan_repack *r)
 	free(r);
 }
 
-static blk64_t item_loc(ext2_filsys fs, dgrp_t g, int what)
+/* The resize inode's double-indirect block (0 when there is none). */
+static blk64_t resize_dind(ext2_filsys fs)
+{
+	struct ext2_inode inode;
+
+	if (!ext2fs_has_feature_resize_inode(fs->super) ||
+	    ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode))
+		return 0;
+	return inode.i_block[EXT2_DIND_BLOCK];
+}
+
+blk64_t repack_item_loc(ext2_filsys fs, dgrp_t g, int what)
 {
 	if (what == RP_BB)
 		return ext2fs_block_bitmap_loc(fs, g);
 	if (what == RP_IB)
 		return ext2fs_inode_bitmap_loc(fs, g);
-	return ext2fs_inode_table_loc(fs, g);
+	if (what == RP_IT)
+		return ext2fs_inode_table_loc(fs, g);
+	return resize_dind(fs);
 }
 
-static void item_set(ext2_filsys fs, dgrp_t g, int what, blk64_t b)
-{
-	if (what == RP_BB)
-		ext2fs_block_bitmap_loc_set(fs, g, b);
-	else if (what == RP_IB)
-		ext2fs_inode_bitmap_loc_set(fs, g, b);
-	else
-		ext2fs_inode_table_loc_set(fs, g, b);
-}
-
-static int overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
+int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
 {
 	return a < b + blen && b < a + alen;
+}
+
+blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
+		       int what, dgrp_t k)
+{
+	if (what == RP_BB)
+		return r->island + k;
+	if (what == RP_IB)
+		return r->island + r->n + k;
+	return r->island + 2 * (blk64_t)r->n +
+	       (blk64_t)k * fs->inode_blocks_per_group;
+}
+
+static const struct repack_item *dind_item(const struct plan_repack *r)
+{
+	return r->nitems && r->items[r->nitems - 1].what == RP_DIND ?
+	       &r->items[r->nitems - 1] : NULL;
 }
 
 /* What occupies the island besides the groups' own metadata. */
 struct occ {
 	const struct plan_repack *r;
+	blk64_t dind;			/* moves out: not in the way */
 	ext2_ino_t inos[8];
 	size_t n;
 	blk64_t files, fixed, first_bad, fixed_at;
@@ -100,6 +109,11 @@ static int occ_cb(const struct owner_run *run, void *arg)
 		if (i == o->n && o->n < 8 && run->ino)
 			o->inos[o->n++] = run->ino;
 		return 0;
+	case OWN_OTHER:
+		if (run->ino == EXT2_RESIZE_INO && o->dind &&
+		    run->start == o->dind && run->len == 1)
+			return 0;	/* moves out first */
+		break;
 	default:
 		break;
 	}
@@ -114,12 +128,14 @@ static int occ_cb(const struct owner_run *run, void *arg)
 
 static int island_free(struct session *s, const struct plan_repack *r)
 {
+	const struct repack_item *d = dind_item(r);
 	struct occ o = {0};
 	char list[128] = "";
 	size_t i, l;
 	errcode_t err;
 
 	o.r = r;
+	o.dind = d ? d->from : 0;
 	err = owner_index_build(s);
 	if (!err)
 		err = owner_for_range(s, r->island, r->island_len, occ_cb, &o);
@@ -139,8 +155,8 @@ static int island_free(struct session *s, const struct plan_repack *r)
 			  (unsigned long long)(r->island + r->island_len - 1),
 			  (unsigned long long)o.fixed,
 			  owner_class_name(o.fixed_cls),
-			  o.fixed_ino == EXT2_RESIZE_INO ? " (the resize "
-			  "inode's block; repack needs ^resize_inode)" : "",
+			  o.fixed_cls == OWN_RSV_GDT ? " (reserved GDT blocks "
+			  "of the resize inode)" : "",
 			  (unsigned long long)o.fixed_at);
 		return 0;
 	}
@@ -164,7 +180,9 @@ static int island_free(struct session *s, const struct plan_repack *r)
 	return 1;
 }
 
-/* Temporary places, outside the island, for items in its way. */
+/* New places outside the island: the double-indirect block's (the first
+ * free block after the island), then temporary places for the items in
+ * the island's way. */
 static errcode_t place_tmp(struct session *s, struct plan_repack *r)
 {
 	ext2_filsys fs = s->fs;
@@ -178,11 +196,24 @@ static errcode_t place_tmp(struct session *s, struct plan_repack *r)
 		return err;
 	ext2fs_mark_block_bitmap_range2(fs->block_map, r->island,
 					r->island_len);
-	for (i = 0; i < r->nitems && !err; i++) {
+	for (i = r->nitems; i-- > 0 && !err; ) {	/* the dind first */
 		struct repack_item *it = &r->items[i];
 
+		if (it->what == RP_DIND) {
+			err = plan_find_free(fs, r->island + r->island_len, 1,
+					     &start, &largest);
+			if (err)
+				out_error(s->out, "repack_flex", 0, "no free "
+					  "block outside the island for the "
+					  "resize inode's block");
+			else
+				ext2fs_mark_block_bitmap2(fs->block_map,
+							  it->to = start);
+			continue;
+		}
 		if (it->from == it->to ||
-		    !overlaps(it->from, it->len, r->island, r->island_len))
+		    !repack_overlaps(it->from, it->len, r->island,
+				     r->island_len))
 			continue;
 		err = plan_find_free(fs, r->island + r->island_len, it->len,
 				     &start, &largest);
@@ -191,7 +222,7 @@ static errcode_t place_tmp(struct session *s, struct plan_repack *r)
 				  "%llu blocks outside the island to hold "
 				  "group %u's %s meanwhile",
 				  (unsigned long long)it->len, it->g,
-				  what_name[it->what]);
+				  repack_what_name[it->what]);
 			break;
 		}
 		it->tmp = start;
@@ -202,15 +233,67 @@ static errcode_t place_tmp(struct session *s, struct plan_repack *r)
 	return err;
 }
 
+/* The flex size (and whether flex_bg gets turned on), the groups and the
+ * island of flex group flex.  0, or prints why not. */
+static int geometry(struct session *s, struct plan_repack *r,
+		    unsigned long flex)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t sb, od, nd;
+	blk_t used;
+	dgrp_t per;
+
+	if (ext2fs_has_feature_flex_bg(fs->super) &&
+	    fs->super->s_log_groups_per_flex) {
+		r->log_flex = fs->super->s_log_groups_per_flex;
+		r->set_flex = 0;
+	} else {
+		r->log_flex = 4;
+		r->set_flex = 1;
+	}
+	if (r->log_flex > 31) {
+		out_error(s->out, "repack_flex", 0, "s_log_groups_per_flex "
+			  "%d is out of range", r->log_flex);
+		return 1;
+	}
+	per = 1U << r->log_flex;
+	r->flex = flex;
+	if (ext2fs_has_feature_meta_bg(fs->super) ||
+	    ext2fs_has_feature_bigalloc(fs->super)) {
+		out_error(s->out, "repack_flex", 0, "meta_bg and bigalloc "
+			  "filesystems are not supported");
+		return 1;
+	}
+	if (flex > (fs->group_desc_count - 1) / per) {
+		out_error(s->out, "repack_flex", 0, "no flex group %lu (the "
+			  "filesystem has %u, of %u groups each)", flex,
+			  (fs->group_desc_count + per - 1) / per, per);
+		return 1;
+	}
+	r->first = flex * per;
+	r->n = fs->group_desc_count - r->first < per ?
+	       fs->group_desc_count - r->first : per;
+	if (ext2fs_super_and_bgd_loc2(fs, r->first, &sb, &od, &nd, &used))
+		return 1;
+	/* after the superblock, descriptors and reserved GDT blocks */
+	r->island = ext2fs_group_first_block2(fs, r->first) + used;
+	r->island_len = (2 + (blk64_t)fs->inode_blocks_per_group) * r->n;
+	if (r->island + r->island_len > ext2fs_blocks_count(fs->super)) {
+		out_error(s->out, "repack_flex", 0, "the island would run "
+			  "past the end of the filesystem");
+		return 1;
+	}
+	return 0;
+}
+
 errcode_t plan_build_repack(struct session *s, unsigned long flex,
 			    struct plan **pp)
 {
 	ext2_filsys fs = s->fs;
 	struct plan_repack *r;
 	struct plan *p;
-	blk64_t sb, od, nd, itb = fs->inode_blocks_per_group, b;
-	blk_t used;
-	dgrp_t g, per;
+	blk64_t dind;
+	dgrp_t g;
 	size_t k = 0;
 	int w, moves = 0;
 	errcode_t err;
@@ -225,42 +308,9 @@ errcode_t plan_build_repack(struct session *s, unsigned long flex,
 	}
 	p->repack = r;
 	snprintf(p->kind, sizeof(p->kind), "repack_flex");
-	if (ext2fs_has_feature_flex_bg(fs->super) &&
-	    fs->super->s_log_groups_per_flex) {
-		r->log_flex = fs->super->s_log_groups_per_flex;
-	} else {
-		r->log_flex = 4;
-		r->set_flex = !ext2fs_has_feature_flex_bg(fs->super) ||
-			      !fs->super->s_log_groups_per_flex;
-	}
-	per = 1U << r->log_flex;
-	r->flex = flex;
-	if (ext2fs_has_feature_meta_bg(fs->super) ||
-	    ext2fs_has_feature_bigalloc(fs->super)) {
-		out_error(s->out, "repack_flex", 0, "meta_bg and bigalloc "
-			  "filesystems are not supported");
+	if (geometry(s, r, flex))
 		goto bad;
-	}
-	if (flex > (fs->group_desc_count - 1) / per) {
-		out_error(s->out, "repack_flex", 0, "no flex group %lu (the "
-			  "filesystem has %u, of %u groups each)", flex,
-			  (fs->group_desc_count + per - 1) / per, per);
-		goto bad;
-	}
-	r->first = flex * per;
-	r->n = fs->group_desc_count - r->first < per ?
-	       fs->group_desc_count - r->first : per;
-	err = ext2fs_super_and_bgd_loc2(fs, r->first, &sb, &od, &nd, &used);
-	if (err)
-		goto fail;
-	r->island = ext2fs_group_first_block2(fs, r->first) + used;
-	r->island_len = 2 * (blk64_t)r->n + r->n * itb;
-	if (r->island + r->island_len > ext2fs_blocks_count(fs->super)) {
-		out_error(s->out, "repack_flex", 0, "the island would run "
-			  "past the end of the filesystem");
-		goto bad;
-	}
-	r->items = calloc(3 * r->n, sizeof(*r->items));
+	r->items = calloc(3 * (size_t)r->n + 1, sizeof(*r->items));
 	if (!r->items) {
 		err = ENOMEM;
 		goto fail;
@@ -269,15 +319,19 @@ errcode_t plan_build_repack(struct session *s, unsigned long flex,
 		for (g = 0; g < r->n; g++) {
 			struct repack_item *it = &r->items[k++];
 
-			b = w == RP_BB ? g : w == RP_IB ? r->n + g :
-			    2 * r->n + g * itb;
 			it->g = r->first + g;
 			it->what = w;
-			it->len = w == RP_IT ? itb : 1;
-			it->from = item_loc(fs, it->g, w);
-			it->to = r->island + b;
+			it->len = w == RP_IT ? fs->inode_blocks_per_group : 1;
+			it->from = repack_item_loc(fs, it->g, w);
+			it->to = repack_item_to(fs, r, w, g);
 			moves += it->from != it->to;
 		}
+	dind = resize_dind(fs);
+	if (dind && repack_overlaps(dind, 1, r->island, r->island_len) &&
+	    moves) {
+		r->items[k++] = (struct repack_item){0, RP_DIND, dind, 0, 0,
+						     1};
+	}
 	r->nitems = k;
 	if (!moves && !r->set_flex) {
 		out_printf(s->out, "flex group %lu is already packed; nothing "
@@ -302,332 +356,145 @@ bad:
 	return EXT2_ET_INVALID_ARGUMENT;
 }
 
+/* A loaded plan's items must be the ones this filesystem's geometry gives
+ * (in the order plan_build_repack makes them), with free new places. */
+static int items_sane(struct session *s, const struct plan_repack *r)
+{
+	ext2_filsys fs = s->fs;
+	struct plan_repack want = {0};
+	size_t i, j, n3 = 3 * (size_t)r->n;
+	const struct repack_item *it, *jt;
+	blk64_t at;
+
+	if (geometry(s, &want, r->flex))
+		return 0;
+	if (want.first != r->first || want.n != r->n ||
+	    want.log_flex != r->log_flex || want.set_flex != r->set_flex ||
+	    want.island != r->island || want.island_len != r->island_len ||
+	    (r->nitems != n3 && r->nitems != n3 + 1))
+		goto bad;
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (i < n3 && (it->what != (int)(i / r->n) ||
+		    it->g != r->first + i % r->n ||
+		    it->len != (it->what == RP_IT ?
+				fs->inode_blocks_per_group : 1) ||
+		    it->to != repack_item_to(fs, r, it->what, i % r->n)))
+			goto bad;
+		if (i == n3 && (it->what != RP_DIND || it->len != 1 ||
+				it->tmp || repack_overlaps(it->to, 1,
+				r->island, r->island_len)))
+			goto bad;
+		if (it->tmp && repack_overlaps(it->tmp, it->len, r->island,
+					       r->island_len))
+			goto bad;
+	}
+	for (i = 0; i < r->nitems; i++) {	/* new places: free, apart */
+		it = &r->items[i];
+		if (it->what != RP_DIND && !it->tmp)
+			continue;
+		at = it->what == RP_DIND ? it->to : it->tmp;
+		if (at < fs->super->s_first_data_block || at + it->len >
+		    ext2fs_blocks_count(fs->super) ||
+		    plan_used_in(fs, at, at + it->len - 1))
+			goto taken;
+		for (j = i + 1; j < r->nitems; j++) {
+			jt = &r->items[j];
+			if ((jt->tmp || jt->what == RP_DIND) &&
+			    repack_overlaps(it->what == RP_DIND ? it->to :
+					    it->tmp, it->len,
+					    jt->what == RP_DIND ? jt->to :
+					    jt->tmp, jt->len))
+				goto bad;
+		}
+	}
+	return 1;
+taken:
+	out_error(s->out, "apply", 0, "a place the plan moves metadata "
+		  "through is no longer free; make the plan again");
+	return 0;
+bad:
+	out_error(s->out, "apply", 0, "the repack_flex plan does not match "
+		  "this filesystem's geometry; refusing it");
+	return 0;
+}
+
 int plan_repack_sane(struct session *s, const struct plan *p)
 {
 	const struct plan_repack *r = p->repack;
 	size_t i;
 
+	if (!r->n) {	/* only the resize inode's block */
+		const struct repack_item *it = r->items;
+
+		if (r->nitems != 1 || it->what != RP_DIND || it->len != 1 ||
+		    it->tmp || it->to < s->fs->super->s_first_data_block ||
+		    it->to >= ext2fs_blocks_count(s->fs->super)) {
+			out_error(s->out, "apply", 0, "the plan is "
+				  "inconsistent; refusing it");
+			return 1;
+		}
+		if (resize_dind(s->fs) != it->from ||
+		    plan_used_in(s->fs, it->to, it->to)) {
+			out_error(s->out, "apply", 0, "the resize inode's "
+				  "block moved, or block %llu is no longer "
+				  "free; make the plan again",
+				  (unsigned long long)it->to);
+			return 1;
+		}
+		return 0;
+	}
+	if (!items_sane(s, r))
+		return 1;
 	for (i = 0; i < r->nitems; i++)
-		if (item_loc(s->fs, r->items[i].g, r->items[i].what) !=
+		if (repack_item_loc(s->fs, r->items[i].g, r->items[i].what) !=
 		    r->items[i].from) {
 			out_error(s->out, "apply", 0, "group %u's %s moved "
 				  "since the plan was made; make it again",
-				  r->items[i].g, what_name[r->items[i].what]);
+				  r->items[i].g,
+				  repack_what_name[r->items[i].what]);
 			return 1;
 		}
 	return !island_free(s, r);
 }
-
-/* Map cell letter for blocks [a, a+len) with items at from (or to). */
-static char cell(ext2_filsys fs, const struct plan_repack *r, int after,
-		 blk64_t a, blk64_t len)
+errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
+			       struct plan **pp)
 {
-	static const char let[] = "BIT";
-	blk64_t loc;
-	size_t i;
-	int mine = 0;
-
-	for (i = 0; i < r->nitems; i++) {
-		loc = after ? r->items[i].to : r->items[i].from;
-		if (overlaps(loc, r->items[i].len, a, len))
-			return let[r->items[i].what];
-		mine |= overlaps(r->items[i].from, r->items[i].len, a, len);
-	}
-	if (mine)	/* an old place, freed */
-		return plan_used_in(fs, a, a + len - 1) > len / 2 ? '#' : '.';
-	return plan_used_in(fs, a, a + len - 1) ? '#' : '.';
-}
-
-void plan_repack_show(struct session *s, const struct plan *p)
-{
-	const struct plan_repack *r = p->repack;
-	ext2_filsys fs = s->fs;
-	blk64_t rd = 0, lo = r->island, hi = r->island + r->island_len, per;
-	char before[65], after[65];
-	unsigned c, cells;
-	size_t i;
-
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if (it->from == it->to)
-			continue;
-		rd += it->len * (it->tmp ? 2 : 1);
-		if (it->from < lo)
-			lo = it->from;
-		if (it->from + it->len > hi)
-			hi = it->from + it->len;
-	}
-	per = (hi - lo + 63) / 64;
-	cells = (hi - lo + per - 1) / per;
-	for (c = 0; c < cells; c++) {
-		blk64_t a = lo + c * per, l = a + per > hi ? hi - a : per;
-
-		before[c] = cell(fs, r, 0, a, l);
-		after[c] = cell(fs, r, 1, a, l);
-	}
-	before[cells] = after[cells] = 0;
-	if (sink_is_json(s->out)) {
-		json_str(s->out, "kind", p->kind);
-		json_u64(s->out, "flex_group", r->flex);
-		json_u64(s->out, "groups_per_flex", 1U << r->log_flex);
-		json_u64(s->out, "first_group", r->first);
-		json_u64(s->out, "groups", r->n);
-		json_u64(s->out, "island", r->island);
-		json_u64(s->out, "island_len", r->island_len);
-		json_u64(s->out, "blocks_read", rd);
-		json_u64(s->out, "blocks_written", rd);
-		json_arr_begin(s->out, "moves");
-		for (i = 0; i < r->nitems; i++) {
-			json_obj_begin(s->out, NULL);
-			json_u64(s->out, "group", r->items[i].g);
-			json_str(s->out, "what", what_name[r->items[i].what]);
-			json_u64(s->out, "from", r->items[i].from);
-			json_u64(s->out, "via", r->items[i].tmp);
-			json_u64(s->out, "to", r->items[i].to);
-			json_u64(s->out, "len", r->items[i].len);
-			json_obj_end(s->out);
-		}
-		json_arr_end(s->out);
-		json_obj_begin(s->out, "map");
-		json_u64(s->out, "first", lo);
-		json_u64(s->out, "blocks_per_cell", per);
-		json_str(s->out, "before", before);
-		json_str(s->out, "after", after);
-		json_obj_end(s->out);
-		return;
-	}
-	out_printf(s->out, "Plan: repack_flex of flex group %lu (groups "
-		   "%u-%u, %u groups per flex group%s)\n", r->flex, r->first,
-		   r->first + r->n - 1, 1U << r->log_flex, r->set_flex ?
-		   "; flex_bg is off: chose 16, and sets flex_bg and "
-		   "s_log_groups_per_flex=4" : "");
-	out_printf(s->out, "  island: blocks %llu-%llu (%llu blocks): block "
-		   "bitmaps, inode bitmaps, inode tables\n",
-		   (unsigned long long)r->island,
-		   (unsigned long long)(r->island + r->island_len - 1),
-		   (unsigned long long)r->island_len);
-	out_printf(s->out, "  blocks read: %llu, blocks written: %llu (plus "
-		   "bitmaps, group descriptors and superblock)\n",
-		   (unsigned long long)rd, (unsigned long long)rd);
-	out_printf(s->out, "Moves:\n");
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		out_printf(s->out, "  %3zu. group %u %-12s %llu-%llu ", i + 1,
-			   it->g, what_name[it->what],
-			   (unsigned long long)it->from,
-			   (unsigned long long)(it->from + it->len - 1));
-		if (it->from == it->to)
-			out_printf(s->out, "stays\n");
-		else if (it->tmp)
-			out_printf(s->out, "-> %llu (meanwhile) -> %llu-%llu\n",
-				   (unsigned long long)it->tmp,
-				   (unsigned long long)it->to,
-				   (unsigned long long)(it->to + it->len - 1));
-		else
-			out_printf(s->out, "-> %llu-%llu\n",
-				   (unsigned long long)it->to,
-				   (unsigned long long)(it->to + it->len - 1));
-	}
-	out_printf(s->out, "Map of blocks %llu-%llu, %llu block%s per cell "
-		   "(B/I/T block bitmaps, inode bitmaps, inode tables; # "
-		   "other used; . free):\n", (unsigned long long)lo,
-		   (unsigned long long)(hi - 1), (unsigned long long)per,
-		   per == 1 ? "" : "s");
-	out_printf(s->out, "  before: %s\n  after:  %s\n", before, after);
-}
-
-/* Apply side. */
-static int cmp_grp(const void *a, const void *b)
-{
-	dgrp_t x = *(const dgrp_t *)a, y = *(const dgrp_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The flex group's groups and every group a move reads or writes. */
-static dgrp_t *touched(ext2_filsys fs, const struct plan_repack *r,
-		       size_t *np)
-{
-	dgrp_t *g = malloc((r->n + 4 * r->nitems + 4) * sizeof(*g));
-	size_t n = 0, i, o;
-	const struct repack_item *it;
-
-	if (!g)
-		return NULL;
-	for (i = 0; i < r->n; i++)
-		g[n++] = r->first + i;
-	for (i = 0; i < r->nitems; i++) {
-		it = &r->items[i];
-		g[n++] = ext2fs_group_of_blk2(fs, it->from);
-		g[n++] = ext2fs_group_of_blk2(fs, it->to + it->len - 1);
-		if (it->tmp) {
-			g[n++] = ext2fs_group_of_blk2(fs, it->tmp);
-			g[n++] = ext2fs_group_of_blk2(fs,
-						      it->tmp + it->len - 1);
-		}
-	}
-	qsort(g, n, sizeof(*g), cmp_grp);
-	for (i = 0, o = 0; i < n; i++)
-		if (!o || g[o - 1] != g[i])
-			g[o++] = g[i];
-	*np = o;
-	return g;
-}
-
-static errcode_t copy_blocks(ext2_filsys fs, blk64_t src, blk64_t dst,
-			     blk64_t len, char *buf, blk64_t chunk)
-{
-	blk64_t n;
+	struct plan_repack *r;
+	struct plan *p;
+	blk64_t largest, to, dind = resize_dind(s->fs);
 	errcode_t err;
 
-	for (; len; len -= n, src += n, dst += n) {
-		n = len < chunk ? len : chunk;
-		err = io_channel_read_blk64(fs->io, src, n, buf);
-		if (!err)
-			err = io_channel_write_blk64(fs->io, dst, n, buf);
-		if (err)
-			return err;
+	*pp = NULL;
+	if (!dind)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = plan_find_free(s->fs, goal, 1, &to, &largest);
+	if (err)
+		return err;
+	p = calloc(1, sizeof(*p));
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->items = calloc(1, sizeof(*r->items));
+	if (!p || !r || !r->items) {
+		free(p);
+		plan_repack_free(r);
+		return ENOMEM;
 	}
+	p->repack = r;
+	snprintf(p->kind, sizeof(p->kind), "resize_block");
+	r->items[0] = (struct repack_item){0, RP_DIND, dind, 0, to, 1};
+	r->nitems = 1;
+	err = plan_fingerprint(s->fs, 0, &p->fp);
+	if (err) {
+		plan_free(p);
+		return err;
+	}
+	*pp = p;
 	return 0;
 }
 
-/*
- * One phase: phase 0 moves the items in the island's way to their temporary
- * places, phase 1 moves everything to its final place.  Copy, flush; mark
- * the new blocks and switch the descriptors (bitmaps, descriptor blocks,
- * superblock), flush; free the old blocks, commit again.
- */
-static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
-			   int phase, const dgrp_t *grp, size_t ngrp)
+blk64_t plan_dind_target(const struct plan *p)
 {
-	blk64_t chunk = (1U << 20) / fs->blocksize, src, dst;
-	char *buf = malloc(chunk * fs->blocksize);
-	errcode_t err = 0;
-	size_t i;
-	int any = 0;
-
-	if (!buf)
-		return ENOMEM;
-	for (i = 0; i < r->nitems && !err; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if (phase == 0 ? !it->tmp : it->from == it->to)
-			continue;
-		src = phase == 1 && it->tmp ? it->tmp : it->from;
-		dst = phase == 0 ? it->tmp : it->to;
-		any = 1;
-		ext2fs_block_alloc_stats_range(fs, dst, it->len, +1);
-		if (it->what != RP_BB)	/* block bitmaps: the commit */
-			err = copy_blocks(fs, src, dst, it->len, buf, chunk);
-	}
-	free(buf);
-	if (err || !any)
-		return err;
-	err = io_channel_flush(fs->io);
-	if (err)
-		return err;
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if (phase == 0 ? !it->tmp : it->from == it->to)
-			continue;
-		item_set(fs, it->g, it->what, phase == 0 ? it->tmp : it->to);
-	}
-	for (i = 0; i < r->n; i++)
-		ext2fs_group_desc_csum_set(fs, r->first + i);
-	err = plan_commit_groups(fs, grp, ngrp);
-	if (err)
-		return err;
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if (phase == 0 ? !it->tmp : it->from == it->to)
-			continue;
-		src = phase == 1 && it->tmp ? it->tmp : it->from;
-		ext2fs_block_alloc_stats_range(fs, src, it->len, -1);
-	}
-	return plan_commit_groups(fs, grp, ngrp);
-}
-
-errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p)
-{
-	const struct plan_repack *r = p->repack;
-	dgrp_t *grp;
-	size_t ngrp, i;
-	errcode_t err;
-
-	grp = touched(fs, r, &ngrp);
-	if (!grp)
-		return ENOMEM;
-	/* Explicit bitmaps for every touched group, flex_bg on: a valid
-	 * filesystem with the old layout, before any descriptor moves. */
-	for (i = 0; i < ngrp; i++) {
-		ext2fs_bg_flags_clear(fs, grp[i], EXT2_BG_BLOCK_UNINIT);
-		ext2fs_group_desc_csum_set(fs, grp[i]);
-	}
-	if (r->set_flex) {
-		ext2fs_set_feature_flex_bg(fs->super);
-		fs->super->s_log_groups_per_flex = r->log_flex;
-	}
-	err = plan_commit_groups(fs, grp, ngrp);
-	if (!err)
-		err = run_phase(fs, r, 0, grp, ngrp);
-	if (!err)
-		err = run_phase(fs, r, 1, grp, ngrp);
-	free(grp);
-	if (!err) {	/* primary consistent: refresh the backups */
-		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
-		ext2fs_mark_super_dirty(fs);
-		err = ext2fs_flush(fs);
-	}
-	return err;
-}
-
-int plan_repack_verify(struct session *s, const struct plan *p)
-{
-	const struct plan_repack *r = p->repack;
-	ext2_filsys fs = s->fs;
-	int bad = 0;
-	size_t i;
-
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if (item_loc(fs, it->g, it->what) != it->to) {
-			out_error(s->out, "verify", 0, "group %u's %s is at "
-				  "%llu, the plan says %llu", it->g,
-				  what_name[it->what],
-				  (unsigned long long)item_loc(fs, it->g,
-							       it->what),
-				  (unsigned long long)it->to);
-			bad = 1;
-		}
-	}
-	if (plan_used_in(fs, r->island, r->island + r->island_len - 1) !=
-	    r->island_len) {
-		out_error(s->out, "verify", 0, "the island is not all marked "
-			  "in use in the block bitmap");
-		bad = 1;
-	}
-	for (i = 0; i < r->nitems; i++) {
-		const struct repack_item *it = &r->items[i];
-
-		if ((it->tmp && plan_used_in(fs, it->tmp,
-					     it->tmp + it->len - 1)) ||
-		    (!overlaps(it->from, it->len, r->island, r->island_len) &&
-		     plan_used_in(fs, it->from, it->from + it->len - 1))) {
-			out_error(s->out, "verify", 0, "group %u's old %s "
-				  "blocks are still marked in use", it->g,
-				  what_name[it->what]);
-			bad = 1;
-		}
-	}
-	if (!bad)
-		out_printf(s->out, "verified: flex group %lu packed at blocks "
-			   "%llu-%llu; bitmaps and group counters agree\n",
-			   r->flex, (unsigned long long)r->island,
-			   (unsigned long long)(r->island + r->island_len - 1));
-	return bad;
+	return p->repack && p->repack->nitems ?
+	       p->repack->items[p->repack->nitems - 1].to : 0;
 }

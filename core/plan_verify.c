@@ -49,12 +49,15 @@ static int check_counters(struct session *s)
 	for (g = 0; g < fs->group_desc_count; g++) {
 		first = ext2fs_group_first_block2(fs, g);
 		last = ext2fs_group_last_block2(fs, g);
+		/* blocks; the descriptors count clusters on bigalloc */
 		free_b = last - first + 1 - plan_used_in(fs, first, last);
 		total += free_b;
+		free_b >>= fs->cluster_ratio_bits;
 		if (free_b != ext2fs_bg_free_blocks_count(fs, g)) {
 			out_error(s->out, "verify", 0, "group %u: the "
-				  "descriptor says %u free blocks, the bitmap "
-				  "%llu", g, ext2fs_bg_free_blocks_count(fs, g),
+				  "descriptor says %u free clusters/blocks, "
+				  "the bitmap %llu", g,
+				  ext2fs_bg_free_blocks_count(fs, g),
 				  (unsigned long long)free_b);
 			bad = 1;
 		}

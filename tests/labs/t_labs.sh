@@ -108,8 +108,20 @@ debugfs -R "ex /srv/db/wal.log" "$tmp/prealloc/prealloc.img" 2>/dev/null | grep 
 "$E2LAYOUT" lab start fragfiles "$tmp" </dev/null >/dev/null 2>&1
 n=$(debugfs -R "ex -l /data/logs/app.log" "$tmp/fragfiles.img" 2>/dev/null | grep -c "^ *[0-9]*/")
 [ "$n" = 40 ] || fail "fragfiles: app.log has $n extents for debugfs, the answer says 40"
-want=$(dumpe2fs "$tmp/flexbg/flexbg-noflex.img" 2>/dev/null | sed -n '/^Group 5:/,/^Group 6:/s/.*Inode table at \([0-9]*-[0-9]*\).*/\1/p')
-grep -q "^itable_5_noflex = $want\$" "$tmp/flexbg/answers" || fail "flexbg: noflex table of group 5 is $want"
+f=$tmp/flexbg
+want=$(dumpe2fs "$f/flexbg-g16.img" 2>/dev/null | sed -n '/^Group 5:/,/^Group 6:/s/.*Inode table at \([0-9]*-[0-9]*\).*/\1/p')
+grep -q "^itable_5_flex = $want\$" "$f/answers" || fail "flexbg: the -G 16 table of group 5 is $want"
+# after repack-flex, dumpe2fs shows flexbg.img's groups laid out as the -G 16
+# image's, flex_bg set, the reserved GDT blocks kept, the file unchanged
+for img in flexbg flexbg-g16; do
+	dumpe2fs "$f/$img.img" 2>/dev/null | grep -E "^Group|Block bitmap at|Inode bitmap at|Inode table at|Reserved GDT" |
+		sed 's/, csum.*//; s/ *\[.*//; s/csum 0x[0-9a-f]*//' > "$f/$img.layout"
+	debugfs -R "dump /srv/data/a.bin $f/$img.bin" "$f/$img.img" >/dev/null 2>&1
+done
+cmp -s "$f/flexbg.layout" "$f/flexbg-g16.layout" ||
+	{ diff "$f/flexbg.layout" "$f/flexbg-g16.layout" | head; fail "flexbg: dumpe2fs shows another layout than -G 16's"; }
+dumpe2fs -h "$f/flexbg.img" 2>/dev/null | grep -q "^Filesystem features:.*flex_bg" || fail "flexbg: no flex_bg"
+cmp -s "$f/flexbg.bin" "$f/flexbg-g16.bin" || fail "flexbg: a.bin changed"
 
 # The TUI opens on the lab panel when started on a terminal.
 if command -v tmux >/dev/null 2>&1 &&

@@ -75,6 +75,13 @@ static void test_meta_needed(void **state)
 		r[i] = (struct plan_ext){i * 10, 1000 + i * 10, 5, 0};
 	assert_int_equal(plan_meta_needed(fs, 1, r, 4), 0);
 	assert_int_equal(plan_meta_needed(fs, 1, r, 5), 1);
+	/* 84 extents a 1 KiB block: 4 full leaves fit under the root; one
+	 * more extent needs an index block; 4*84*84 + 1 a third level */
+	assert_int_equal(plan_meta_needed(fs, 1, r, 4 * 84), 4);
+	assert_int_equal(plan_meta_needed(fs, 1, r, 4 * 84 + 1), 5 + 1);
+	assert_int_equal(plan_meta_needed(fs, 1, r, 4 * 84 * 84 + 1),
+			 4 * 84 + 1 + 5 + 1);
+	assert_int_equal(plan_meta_needed(fs, 1, r, (size_t)1 << 40), ~0ULL);
 	/* direct only; then IND; then DIND + 2 IND below it */
 	r[0] = (struct plan_ext){0, 100, 12, 0};
 	assert_int_equal(plan_meta_needed(fs, 0, r, 1), 0);

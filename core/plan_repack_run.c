@@ -1,0 +1,334 @@
+/* plan_repack_run.c - applying a repack_flex plan crash-safely (the resize
+ * inode's block first, then items in the island's way to temporary places,
+ * then everything to its final place; each move: copy and flush, switch and
+ * flush, free), verifying it from the disk, and its lines in a plan file. */
+#include "plan_repack_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_grp(const void *a, const void *b)
+{
+	dgrp_t x = *(const dgrp_t *)a, y = *(const dgrp_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The flex group's groups and every group a move reads or writes. */
+static dgrp_t *touched(ext2_filsys fs, const struct plan_repack *r,
+		       size_t *np)
+{
+	dgrp_t *g = malloc((r->n + 4 * r->nitems + 4) * sizeof(*g));
+	size_t n = 0, i, o;
+	const struct repack_item *it;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < r->n; i++)
+		g[n++] = r->first + i;
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		g[n++] = ext2fs_group_of_blk2(fs, it->from);
+		g[n++] = ext2fs_group_of_blk2(fs, it->to + it->len - 1);
+		if (it->tmp) {
+			g[n++] = ext2fs_group_of_blk2(fs, it->tmp);
+			g[n++] = ext2fs_group_of_blk2(fs,
+						      it->tmp + it->len - 1);
+		}
+	}
+	qsort(g, n, sizeof(*g), cmp_grp);
+	for (i = 0, o = 0; i < n; i++)
+		if (!o || g[o - 1] != g[i])
+			g[o++] = g[i];
+	*np = o;
+	return g;
+}
+
+static errcode_t copy_blocks(ext2_filsys fs, blk64_t src, blk64_t dst,
+			     blk64_t len, char *buf, blk64_t chunk)
+{
+	blk64_t n;
+	errcode_t err;
+
+	for (; len; len -= n, src += n, dst += n) {
+		n = len < chunk ? len : chunk;
+		err = io_channel_read_blk64(fs->io, src, n, buf);
+		if (!err)
+			err = io_channel_write_blk64(fs->io, dst, n, buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The resize inode's double-indirect block out of the island: copy it and
+ * flush, mark its new block in use (commit), point inode 7 at it and flush,
+ * free the old block (commit).  Its contents (the reserved GDT blocks it
+ * lists) are unchanged, so e2fsck and resize2fs find the same reservation.
+ */
+static errcode_t move_dind(ext2_filsys fs, const struct repack_item *it,
+			   const dgrp_t *grp, size_t ngrp)
+{
+	struct ext2_inode inode;
+	char *buf = malloc(fs->blocksize);
+	errcode_t err;
+
+	if (!buf)
+		return ENOMEM;
+	err = copy_blocks(fs, it->from, it->to, 1, buf, 1);
+	free(buf);
+	if (!err)
+		err = io_channel_flush(fs->io);
+	if (err)
+		return err;
+	ext2fs_block_alloc_stats_range(fs, it->to, 1, +1);
+	err = plan_commit_groups(fs, grp, ngrp);
+	if (!err)
+		err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
+	if (err)
+		return err;
+	if (inode.i_block[EXT2_DIND_BLOCK] != it->from)
+		return EXT2_ET_RESIZE_INODE_CORRUPT;
+	inode.i_block[EXT2_DIND_BLOCK] = it->to;
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &inode);
+	if (!err)
+		err = io_channel_flush(fs->io);
+	if (err)
+		return err;
+	ext2fs_block_alloc_stats_range(fs, it->from, 1, -1);
+	return plan_commit_groups(fs, grp, ngrp);
+}
+
+static int skip(const struct repack_item *it, int phase)
+{
+	if (it->what == RP_DIND)
+		return 1;
+	return phase == 0 ? !it->tmp : it->from == it->to;
+}
+
+/*
+ * One phase: phase 0 moves the items in the island's way to their temporary
+ * places, phase 1 moves everything to its final place.  Copy, flush; mark
+ * the new blocks and switch the descriptors (bitmaps, descriptor blocks,
+ * superblock), flush; free the old blocks, commit again.
+ */
+static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
+			   int phase, const dgrp_t *grp, size_t ngrp)
+{
+	blk64_t chunk = (1U << 20) / fs->blocksize, src, dst;
+	char *buf = malloc(chunk * fs->blocksize);
+	errcode_t err = 0;
+	size_t i;
+	int any = 0;
+
+	if (!buf)
+		return ENOMEM;
+	for (i = 0; i < r->nitems && !err; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (skip(it, phase))
+			continue;
+		src = phase == 1 && it->tmp ? it->tmp : it->from;
+		dst = phase == 0 ? it->tmp : it->to;
+		any = 1;
+		ext2fs_block_alloc_stats_range(fs, dst, it->len, +1);
+		if (it->what != RP_BB)	/* block bitmaps: the commit */
+			err = copy_blocks(fs, src, dst, it->len, buf, chunk);
+	}
+	free(buf);
+	if (err || !any)
+		return err;
+	err = io_channel_flush(fs->io);
+	if (err)
+		return err;
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (skip(it, phase))
+			continue;
+		if (it->what == RP_BB)
+			ext2fs_block_bitmap_loc_set(fs, it->g, phase == 0 ?
+						    it->tmp : it->to);
+		else if (it->what == RP_IB)
+			ext2fs_inode_bitmap_loc_set(fs, it->g, phase == 0 ?
+						    it->tmp : it->to);
+		else
+			ext2fs_inode_table_loc_set(fs, it->g, phase == 0 ?
+						   it->tmp : it->to);
+	}
+	for (i = 0; i < r->n; i++)
+		ext2fs_group_desc_csum_set(fs, r->first + i);
+	err = plan_commit_groups(fs, grp, ngrp);
+	if (err)
+		return err;
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (skip(it, phase))
+			continue;
+		src = phase == 1 && it->tmp ? it->tmp : it->from;
+		ext2fs_block_alloc_stats_range(fs, src, it->len, -1);
+	}
+	return plan_commit_groups(fs, grp, ngrp);
+}
+
+errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p)
+{
+	const struct plan_repack *r = p->repack;
+	dgrp_t *grp;
+	size_t ngrp, i;
+	errcode_t err;
+
+	grp = touched(fs, r, &ngrp);
+	if (!grp)
+		return ENOMEM;
+	/* Explicit bitmaps for every touched group, flex_bg on: a valid
+	 * filesystem with the old layout, before any descriptor moves. */
+	for (i = 0; i < ngrp; i++) {
+		ext2fs_bg_flags_clear(fs, grp[i], EXT2_BG_BLOCK_UNINIT);
+		ext2fs_group_desc_csum_set(fs, grp[i]);
+	}
+	if (r->set_flex) {
+		ext2fs_set_feature_flex_bg(fs->super);
+		fs->super->s_log_groups_per_flex = r->log_flex;
+	}
+	err = plan_commit_groups(fs, grp, ngrp);
+	for (i = 0; i < r->nitems && !err; i++)
+		if (r->items[i].what == RP_DIND)
+			err = move_dind(fs, &r->items[i], grp, ngrp);
+	if (!err)
+		err = run_phase(fs, r, 0, grp, ngrp);
+	if (!err)
+		err = run_phase(fs, r, 1, grp, ngrp);
+	free(grp);
+	if (!err) {	/* primary consistent: refresh the backups */
+		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
+		ext2fs_mark_super_dirty(fs);
+		err = ext2fs_flush(fs);
+	}
+	return err;
+}
+
+int plan_repack_verify(struct session *s, const struct plan *p)
+{
+	const struct plan_repack *r = p->repack;
+	ext2_filsys fs = s->fs;
+	int bad = 0;
+	size_t i;
+
+	if (!r->n) {	/* the resize inode's block only */
+		const struct repack_item *it = r->items;
+
+		bad = repack_item_loc(fs, 0, RP_DIND) != it->to ||
+		      !plan_used_in(fs, it->to, it->to) ||
+		      plan_used_in(fs, it->from, it->from);
+		if (bad)
+			out_error(s->out, "verify", 0, "the resize inode's "
+				  "block is not at %llu as planned, or the "
+				  "bitmap disagrees",
+				  (unsigned long long)it->to);
+		else
+			out_printf(s->out, "verified: the resize inode's "
+				   "double-indirect block is at %llu\n",
+				   (unsigned long long)it->to);
+		return bad;
+	}
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+		blk64_t at = repack_item_loc(fs, it->g, it->what);
+
+		if (at != it->to) {
+			out_error(s->out, "verify", 0, "group %u's %s is at "
+				  "%llu, the plan says %llu", it->g,
+				  repack_what_name[it->what],
+				  (unsigned long long)at,
+				  (unsigned long long)it->to);
+			bad = 1;
+		}
+	}
+	if (plan_used_in(fs, r->island, r->island + r->island_len - 1) !=
+	    r->island_len) {
+		out_error(s->out, "verify", 0, "the island is not all marked "
+			  "in use in the block bitmap");
+		bad = 1;
+	}
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (it->what == RP_DIND && !plan_used_in(fs, it->to, it->to)) {
+			out_error(s->out, "verify", 0, "the resize inode's "
+				  "new block %llu is not marked in use",
+				  (unsigned long long)it->to);
+			bad = 1;
+		}
+		if ((it->tmp && plan_used_in(fs, it->tmp,
+					     it->tmp + it->len - 1)) ||
+		    (!repack_overlaps(it->from, it->len, r->island,
+				      r->island_len) &&
+		     plan_used_in(fs, it->from, it->from + it->len - 1))) {
+			out_error(s->out, "verify", 0, "group %u's old %s "
+				  "blocks are still marked in use", it->g,
+				  repack_what_name[it->what]);
+			bad = 1;
+		}
+	}
+	if (!bad)
+		out_printf(s->out, "verified: flex group %lu packed at blocks "
+			   "%llu-%llu; bitmaps and group counters agree\n",
+			   r->flex, (unsigned long long)r->island,
+			   (unsigned long long)(r->island + r->island_len - 1));
+	return bad;
+}
+
+void plan_repack_save(FILE *f, const struct plan *p)
+{
+	const struct plan_repack *r = p->repack;
+	size_t i;
+
+	fprintf(f, "repack %lu %u %u %d %d %llu %llu\n", r->flex, r->first,
+		r->n, r->log_flex, r->set_flex,
+		(unsigned long long)r->island,
+		(unsigned long long)r->island_len);
+	for (i = 0; i < r->nitems; i++)
+		fprintf(f, "ritem %u %d %llu %llu %llu %llu\n", r->items[i].g,
+			r->items[i].what,
+			(unsigned long long)r->items[i].from,
+			(unsigned long long)r->items[i].tmp,
+			(unsigned long long)r->items[i].to,
+			(unsigned long long)r->items[i].len);
+}
+
+int plan_repack_parse(struct plan *p, const char *line)
+{
+	struct plan_repack *r = p->repack;
+	unsigned long long a, b, c, d;
+	unsigned long flex;
+	unsigned g, n;
+	int x, y;
+	struct repack_item *ni;
+
+	if (sscanf(line, "repack %lu %u %u %d %d %llu %llu", &flex, &g, &n,
+		   &x, &y, &a, &b) == 7) {
+		if (r || x < 0 || x > 31 || (y != 0 && y != 1))
+			return -1;
+		r = p->repack = calloc(1, sizeof(*r));
+		if (!r)
+			return -1;
+		*r = (struct plan_repack){g, n, x, y, flex, a, b, NULL, 0};
+		return 1;
+	}
+	if (sscanf(line, "ritem %u %d %llu %llu %llu %llu", &g, &x, &a, &b,
+		   &c, &d) == 6) {
+		if (!r || x < 0 || x >= RP_KINDS || !d ||
+		    r->nitems > 3 * (size_t)r->n + 1)
+			return -1;
+		ni = realloc(r->items, (r->nitems + 1) * sizeof(*ni));
+		if (!ni)
+			return -1;
+		r->items = ni;
+		ni[r->nitems++] = (struct repack_item){g, x, a, b, c, d};
+		return 1;
+	}
+	return 0;
+}
