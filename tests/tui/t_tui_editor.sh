@@ -35,11 +35,22 @@ wait_for() {	# PATTERN [what]: polls the pane for up to ~20 s
 	fail "${2:-screen never showed: $1}"
 }
 keys() { $T send-keys -t e2l "$@"; }
+started=0
 start() {	# e2layout options...
 	: > "$tmp/rc"
-	$T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
-		"cd '$tmp' && env ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' $* 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" ||
-		{ echo "tmux could not start a session: TUI editor test skipped"; rm -rf "$tmp"; exit 77; }
+	# A server killed a moment ago may still hold the socket: retry.
+	n=0
+	until $T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
+		"cd '$tmp' && env ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' $* 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" 2>/dev/null; do
+		n=$((n + 1))
+		if [ $n -ge 10 ]; then
+			[ $started = 1 ] && fail "tmux could not start session $((started + 1))"
+			echo "tmux could not start a session: TUI editor test skipped"; rm -rf "$tmp"; exit 77
+		fi
+		$T kill-server 2>/dev/null
+		sleep 0.5
+	done
+	started=1
 	wait_for "owner scan: complete" "the owner scan never completed"
 }
 quit() {
