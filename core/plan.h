@@ -138,6 +138,10 @@ void plan_get_stats(const struct plan *p, struct plan_stats *st);
  * end of the filesystem; line holds cells + 1 bytes. */
 void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
 		    blk64_t lo, blk64_t per, unsigned cells, char *line);
+/* Prints the before/after map strips: the JSON "map" member, or the text
+ * block headed "Map of blocks LO-HI, PER blocks per cell (LEGEND):". */
+void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
+		   const char *legend, const char *before, const char *after);
 
 /* Files. */
 errcode_t plan_save(const struct plan *p, const char *path);

@@ -99,12 +99,7 @@ void plan_repack_show(struct session *s, const struct plan *p)
 			json_obj_end(s->out);
 		}
 		json_arr_end(s->out);
-		json_obj_begin(s->out, "map");
-		json_u64(s->out, "first", lo);
-		json_u64(s->out, "blocks_per_cell", per);
-		json_str(s->out, "before", before);
-		json_str(s->out, "after", after);
-		json_obj_end(s->out);
+		plan_show_map(s, lo, hi, per, NULL, before, after);
 		return;
 	}
 	out_printf(s->out, "Plan: repack_flex of flex group %lu (groups "
@@ -149,11 +144,8 @@ void plan_repack_show(struct session *s, const struct plan *p)
 				   (unsigned long long)it->to,
 				   (unsigned long long)(it->to + it->len - 1));
 	}
-	out_printf(s->out, "Map of blocks %llu-%llu, %llu block%s per cell "
-		   "(B/I/T block bitmaps, inode bitmaps, inode tables; R the "
-		   "resize inode's block; # other used; . free):\n", (unsigned long long)lo,
-		   (unsigned long long)(hi - 1), (unsigned long long)per,
-		   per == 1 ? "" : "s");
-	out_printf(s->out, "  before: %s\n  after:  %s\n", before, after);
+	plan_show_map(s, lo, hi, per, "B/I/T block bitmaps, inode bitmaps, "
+		      "inode tables; R the resize inode's block; # other "
+		      "used; . free", before, after);
 }
 

@@ -131,12 +131,7 @@ void plan_show(struct session *s, const struct plan *p)
 			json_obj_end(s->out);
 		}
 		json_arr_end(s->out);
-		json_obj_begin(s->out, "map");
-		json_u64(s->out, "first", lo);
-		json_u64(s->out, "blocks_per_cell", per);
-		json_str(s->out, "before", before);
-		json_str(s->out, "after", after);
-		json_obj_end(s->out);
+		plan_show_map(s, lo, hi, per, NULL, before, after);
 		return;
 	}
 	out_printf(s->out, "Plan: %s of inode %u (%s-mapped)\n", p->kind,
@@ -181,9 +176,25 @@ void plan_show(struct session *s, const struct plan *p)
 				   a + l - 1, l);
 		}
 	}
+	plan_show_map(s, lo, hi, per, "X this inode, # other used, . free",
+		      before, after);
+}
+
+void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
+		   const char *legend, const char *before, const char *after)
+{
+	if (sink_is_json(s->out)) {
+		json_obj_begin(s->out, "map");
+		json_u64(s->out, "first", lo);
+		json_u64(s->out, "blocks_per_cell", per);
+		json_str(s->out, "before", before);
+		json_str(s->out, "after", after);
+		json_obj_end(s->out);
+		return;
+	}
 	out_printf(s->out, "Map of blocks %llu-%llu, %llu block%s per cell "
-		   "(X this inode, # other used, . free):\n",
-		   (unsigned long long)lo, (unsigned long long)(hi - 1),
-		   (unsigned long long)per, per == 1 ? "" : "s");
+		   "(%s):\n", (unsigned long long)lo,
+		   (unsigned long long)(hi - 1), (unsigned long long)per,
+		   per == 1 ? "" : "s", legend);
 	out_printf(s->out, "  before: %s\n  after:  %s\n", before, after);
 }
