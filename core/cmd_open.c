@@ -159,38 +159,13 @@ const struct cmd_entry cmd_close_filesys = {
 	.run = do_close,
 };
 
-/* debugfs's time syntax: @SECONDS, YYYYMMDD[HHMM[SS]] in GMT, "now", or
- * a plain number.  Returns -1 when it is none of these. */
-static long long parse_time(const char *arg)
-{
-	struct tm tm;
-	const char *end;
-	char *tail;
-	long long v;
-
-	if (!strcmp(arg, "now"))
-		return time(NULL);
-	if (arg[0] != '@') {
-		memset(&tm, 0, sizeof(tm));
-		/* as much as parses counts: 20200101 is a day */
-		end = strptime(arg, "%Y%m%d%H%M%S", &tm);
-		(void)end;
-		if (tm.tm_mday)
-			return timegm(&tm);
-	} else {
-		arg++;
-	}
-	v = strtoll(arg, &tail, 0);
-	return *tail ? -1 : v;
-}
-
 static int do_set_current_time(struct session *s, int argc, char **argv)
 {
 	long long now;
 
 	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<time>", 0))
 		return CMD_FAIL;
-	now = parse_time(argv[1]);
+	now = dfs_parse_time(argv[1]);
 	if (now == -1) {
 		out_error(s->out, argv[0], 0,
 			  "Couldn't parse argument as a time: %s\n", argv[1]);

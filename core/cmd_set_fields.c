@@ -210,35 +210,6 @@ static int parse_string(struct sf_target *t, const struct sf_field *f,
 	return 0;
 }
 
-/* debugfs's time syntax: "now", @SECONDS, YYYYMMDDHHMM[SS] (GMT), or a
- * plain number.  Returns -1 when it is none of these. */
-static long long parse_time_string(struct session *s, const char *arg)
-{
-	struct tm tm;
-	const char *rest;
-	char *end;
-	long long v;
-
-	(void)s;
-	if (!strcmp(arg, "now"))	/* the real clock, even after
-					 * set_current_time, as debugfs */
-		return time(NULL);
-	if (arg[0] != '@') {
-		memset(&tm, 0, sizeof(tm));
-		rest = strptime(arg, "%Y%m%d%H%M%S", &tm);
-		if (!rest) {
-			memset(&tm, 0, sizeof(tm));
-			rest = strptime(arg, "%Y%m%d%H%M", &tm);
-		}
-		if (rest)
-			return (long long)timegm(&tm);
-	} else {
-		arg++;
-	}
-	v = strtoll(arg, &end, 0);
-	return *end ? -1 : v;
-}
-
 static int parse_time(struct sf_target *t, const struct sf_field *f,
 		      const char *spec, const char *arg)
 {
@@ -247,7 +218,7 @@ static int parse_time(struct sf_target *t, const struct sf_field *f,
 
 	if (name_suffix(spec))
 		return parse_uint(t, f, spec, arg);
-	v = parse_time_string(t->s, arg);
+	v = dfs_parse_time(arg);
 	if (v == -1) {
 		out_errtext(t->s->out, "Couldn't parse '%s' for field %s.\n",
 			    arg, f->name);

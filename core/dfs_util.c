@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int dfs_check_open(struct session *s, const char *who)
 {
@@ -227,4 +228,29 @@ const char *dfs_time_to_string(__s64 t)
 const char *dfs_json_path(const char *path)
 {
 	return path && path[0] == '/' && path[1] == '/' ? path + 1 : path;
+}
+
+/* debugfs's time syntax: @SECONDS, YYYYMMDD[HHMM[SS]] in GMT, "now", or
+ * a plain number.  Returns -1 when it is none of these. */
+long long dfs_parse_time(const char *arg)
+{
+	struct tm tm;
+	const char *end;
+	char *tail;
+	long long v;
+
+	if (!strcmp(arg, "now"))
+		return time(NULL);
+	if (arg[0] != '@') {
+		memset(&tm, 0, sizeof(tm));
+		/* as much as parses counts: 20200101 is a day */
+		end = strptime(arg, "%Y%m%d%H%M%S", &tm);
+		(void)end;
+		if (tm.tm_mday)
+			return timegm(&tm);
+	} else {
+		arg++;
+	}
+	v = strtoll(arg, &tail, 0);
+	return *tail ? -1 : v;
 }

@@ -67,6 +67,9 @@ int dfs_read_inode_full(struct session *s, ext2_ino_t ino,
 const char *dfs_time_to_string(__s64 t);
 /* An inode time with its _extra word (epoch bits), as debugfs 1.47.0 shows. */
 const char *dfs_inode_time_to_string(__u32 xtime, __u32 extra);
+/* debugfs's time syntax: "now" (the real clock), @SECONDS, YYYYMMDD with
+ * as much of HHMMSS as follows (GMT), or a plain number; -1 when none. */
+long long dfs_parse_time(const char *arg);
 /* A path as JSON gives it: debugfs's "//name" for an entry of the root
  * directory (its text output keeps that) becomes "/name". */
 const char *dfs_json_path(const char *path);
