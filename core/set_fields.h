@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "session.h"
+
 enum sf_kind {
 	SF_UINT, SF_INT, SF_STRING, SF_UUID, SF_HASHALG, SF_TIME, SF_BMAP,
 	SF_GD_CSUM, SF_INODE_CSUM, SF_ENCODING, SF_MMP_CLEAR,
@@ -34,5 +36,21 @@ extern const struct sf_field sf_inode_fields[];
 extern const struct sf_field sf_bg32_fields[];	/* 32-byte descriptors */
 extern const struct sf_field sf_bg64_fields[];	/* 64-byte descriptors */
 extern const struct sf_field sf_mmp_fields[];
+
+/* What a value is being parsed into. */
+struct sf_target {
+	struct session *s;
+	unsigned char *base;	/* the structure being edited */
+	long idx;		/* array index from name[N] */
+	ext2_ino_t ino;		/* set_inode_field */
+	dgrp_t group;		/* set_block_group */
+};
+
+/* 1 when a field name ends in _lo, 2 in _hi, else 0. */
+int sf_name_suffix(const char *name);
+/* Parses arg for field f (spec: the name as typed) into t->base; 0, or 1
+ * after printing debugfs's complaint. */
+int sf_parse(struct sf_target *t, const struct sf_field *f, const char *spec,
+	     const char *arg);
 
 #endif
