@@ -124,6 +124,14 @@ errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 /* Writes the touched groups' bitmaps, their descriptor blocks and the
  * primary superblock (sorted groups[]), each in one write, then flushes. */
 errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
+/* plan_journal.c: the metadata switch as one jbd2 transaction.  Between
+ * begin and end the filesystem's writes are captured in memory; end writes
+ * them to the journal, commits, checkpoints and empties the journal.
+ * usable: an internal journal that needs no recovery. */
+int plan_journal_usable(ext2_filsys fs);
+errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p);
+errcode_t plan_journal_end(ext2_filsys fs);
+void plan_journal_abort(ext2_filsys fs);
 /* Checks the applied result: mapping, bitmaps and counters.  0 if good. */
 int plan_verify(struct session *s, const struct plan *p);
 

@@ -1,6 +1,7 @@
 /* plan_apply.c - runs a plan in a crash-safe order: copy the data to free
- * blocks and flush, mark the new blocks in use and flush, switch the inode in
- * one inode write and flush, then free the old blocks.  Optional undo file
+ * blocks and flush, then mark the new blocks in use, switch the inode and free
+ * the old blocks - as one jbd2 transaction when the filesystem has a journal
+ * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
 
@@ -249,6 +250,7 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	char *buf, *meta = NULL;
 	errcode_t err = 0;
 	size_t i, moff = 0;
+	int journaled = plan_journal_usable(fs);
 
 	buf = malloc(chunk * fs->blocksize);
 	if (!buf)
@@ -280,6 +282,9 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	free(meta);
 	if (!err)
 		err = io_channel_flush(fs->io);
+	/* 2-4 on a journaled filesystem: captured as one transaction. */
+	if (!err && journaled)
+		err = plan_journal_begin(fs, p);
 	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
 	for (i = 0; i < p->nsteps && !err; i++)
 		if (p->steps[i].kind == STEP_ALLOC)
@@ -297,6 +302,12 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 						       p->steps[i].len, -1);
 	if (!err)
 		err = commit_kind(fs, p, STEP_FREE);
+	if (journaled) {
+		if (!err)
+			err = plan_journal_end(fs);
+		else
+			plan_journal_abort(fs);
+	}
 	/* 5. Everything primary is consistent: refresh the backups. */
 	if (!err) {
 		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
