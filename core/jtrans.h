@@ -19,6 +19,8 @@ struct jt_journal {
 	__u32 compat, incompat;
 	int version;			/* 1 or 2 (superblock V1 or V2) */
 	__u32 seed;			/* crc32c of the journal's UUID */
+	__u32 failed_commit;		/* recovery: a commit whose checksum
+					 * failed (0: none) */
 };
 
 /* Loads a journal whose data runs are given (block 0 = its superblock);
@@ -70,9 +72,11 @@ __u32 jt_tx_size(const struct jt_journal *j, size_t n);
 
 /*
  * Replays the committed transactions from s_start (scan, revoke, replay
- * passes as jbd2 recovery does) into their home blocks, flushes, and marks
- * the journal empty (s_start 0, s_sequence the next transaction).  Also
- * when nothing is to be replayed.  *replayed counts blocks written home.
+ * passes as jbd2 recovery does; a commit whose checksum fails ends the
+ * scan and sets s_errno) into their home blocks, flushes, and marks the
+ * journal empty (s_start 0, s_sequence the next transaction) without
+ * flushing that write.  Also when nothing is to be replayed.  *replayed
+ * counts blocks written home.
  */
 errcode_t jt_recover(struct jt_journal *j, unsigned long *replayed);
 

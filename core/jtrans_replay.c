@@ -19,6 +19,7 @@ struct rc {
 	struct revoked *rv;
 	size_t nrv, caprv;
 	__u32 end;		/* first sequence not committed */
+	__u32 crc;		/* v1: crc32_be of the transaction so far */
 	unsigned long replayed;
 };
 
@@ -131,6 +132,13 @@ static errcode_t tags(struct rc *c, int pass, __u32 seq, __u32 *next)
 		home = get32(tag);
 		if (j->incompat & E2L_JFEAT_INCOMPAT_64BIT)
 			home |= (blk64_t)get32(tag + 8) << 32;
+		if (pass == PASS_SCAN &&
+		    (j->compat & E2L_JFEAT_COMPAT_CHECKSUM)) {
+			err = read_log(j, *next, c->data);
+			if (err)
+				return err;
+			c->crc = ext2fs_crc32_be(c->crc, c->data, j->bs);
+		}
 		if (pass == PASS_REPLAY) {
 			rseq = revoked_seq(c, home, &found);
 			if (found && (int)(rseq - seq) >= 0)
@@ -176,6 +184,19 @@ skip:
 	return 0;
 }
 
+/* v1 (compat checksum): the commit's crc32_be of the descriptor and data
+ * blocks, or no checksum at all. */
+static int v1_ok(const struct rc *c)
+{
+	const unsigned char *b = c->buf;
+	__u32 found = get32(b + 16);
+
+	if (!(c->j->compat & E2L_JFEAT_COMPAT_CHECKSUM))
+		return 1;
+	return (found == c->crc && b[12] == E2L_JBD2_CRC32_CHKSUM &&
+		b[13] == 4) || (!b[12] && !b[13] && !found);
+}
+
 static errcode_t pass(struct rc *c, int pass)
 {
 	struct jt_journal *j = c->j;
@@ -197,12 +218,18 @@ static errcode_t pass(struct rc *c, int pass)
 			if (pass == PASS_SCAN && !csum_ok(j, c->buf,
 							  j->bs - 4))
 				break;
+			if (pass == PASS_SCAN)
+				c->crc = ext2fs_crc32_be(c->crc, c->buf, j->bs);
 			err = tags(c, pass, seq, &blk);
 			if (err)
 				return err;
 		} else if (type == E2L_JBD2_COMMIT) {
-			if (pass == PASS_SCAN && !csum_ok(j, c->buf, 16))
+			if (pass == PASS_SCAN && (!csum_ok(j, c->buf, 16) ||
+						  !v1_ok(c))) {
+				j->failed_commit = seq;
 				break;
+			}
+			c->crc = ~0U;
 			seq++;
 		} else if (type == E2L_JBD2_REVOKE) {
 			if (pass == PASS_SCAN && !csum_ok(j, c->buf,
@@ -229,6 +256,8 @@ errcode_t jt_recover(struct jt_journal *j, unsigned long *replayed)
 
 	memset(&c, 0, sizeof(c));
 	c.j = j;
+	c.crc = ~0U;
+	j->failed_commit = 0;
 	*replayed = 0;
 	if (!j->start) {
 		j->sequence++;	/* as jbd2 does for a clean journal */
@@ -253,9 +282,9 @@ done:
 	if (err)
 		goto out;
 	j->start = 0;
-	err = jt_write_sb(j);
-	if (!err)
-		err = io_channel_flush(j->fs->io);
+	if (j->failed_commit)	/* -EINVAL in s_errno, as jbd2 records it */
+		memcpy(j->sb + 0x20, "\xff\xff\xff\xea", 4);
+	err = jt_write_sb(j);	/* (left to the caller to flush) */
 	*replayed = c.replayed;
 out:
 	free(c.buf);

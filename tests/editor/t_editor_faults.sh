@@ -73,7 +73,7 @@ sweep() {	# IMG REQUEST UNDOOPT FILE
 	[ $leaked -le 8 ] || fail "crash window too wide ($leaked writes)"
 }
 
-NFILES=20
+NFILES=12
 mk_frag "$T/e4.img" ext4 32M 4096 4
 sweep "$T/e4.img" "journal_relocate" "--no-undo" "<8>"
 sweep "$T/e4.img" "defrag /big" "" /big
