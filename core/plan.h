@@ -129,7 +129,8 @@ errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
  * them to the journal, commits, checkpoints and empties the journal.
  * usable: an internal journal that needs no recovery. */
 int plan_journal_usable(ext2_filsys fs);
-errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p);
+errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
+			     int *active);	/* 0: no journal to use */
 errcode_t plan_journal_end(ext2_filsys fs);
 void plan_journal_abort(ext2_filsys fs);
 /* Checks the applied result: mapping, bitmaps and counters.  0 if good. */

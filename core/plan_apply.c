@@ -284,7 +284,7 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 		err = io_channel_flush(fs->io);
 	/* 2-4 on a journaled filesystem: captured as one transaction. */
 	if (!err && journaled)
-		err = plan_journal_begin(fs, p);
+		err = plan_journal_begin(fs, p, &journaled);
 	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
 	for (i = 0; i < p->nsteps && !err; i++)
 		if (p->steps[i].kind == STEP_ALLOC)

@@ -172,16 +172,17 @@ int plan_journal_usable(ext2_filsys fs)
 	       !ext2fs_has_feature_journal_needs_recovery(fs->super);
 }
 
-errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p)
+errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
+			     int *active)
 {
 	errcode_t err;
 	size_t i;
 
 	memset(&pj, 0, sizeof(pj));
 	pj.fs = fs;
-	err = jt_open_inode(fs, &pj.old);
-	if (err)
-		return err;
+	*active = 0;
+	if (jt_open_inode(fs, &pj.old))
+		return 0;	/* unusable journal: ordered writes instead */
 	if (p && p->ino == fs->super->s_journal_inum && p->nnew) {
 		struct e2l_jextent *r = calloc(p->nnew, sizeof(*r));
 
@@ -196,8 +197,10 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p)
 		}
 		err = jt_open(fs, r, p->nnew, &pj.new);
 		free(r);
-		if (err)
-			goto fail;
+		if (err) {
+			drop();
+			return 0;
+		}
 		pj.has_new = 1;
 		jt_bmap(&pj.new, 0, &pj.new_sb);
 	}
@@ -215,6 +218,7 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p)
 	pj.mgr.write_blk64 = cap_write64;
 	pj.mgr.write_byte = NULL;
 	fs->io->manager = &pj.mgr;
+	*active = 1;
 	return 0;
 fail:
 	drop();
@@ -290,9 +294,17 @@ errcode_t plan_journal_end(ext2_filsys fs)
 	room = pj.old.maxlen - pj.old.first;
 	if (pj.has_new && pj.new.maxlen - pj.new.first < room)
 		room = pj.new.maxlen - pj.new.first;
-	if (err || jt_tx_size(&pj.old, pj.n) > room) {
-		err = err ? err : EXT2_ET_JOURNAL_TOO_SMALL;
+	if (err)
 		goto out;
+	if (jt_tx_size(&pj.old, pj.n) > room) {
+		/* Too big for the journal: the captured writes in their
+		 * order, as without a journal. */
+		for (i = 0; i < pj.n && !err; i++)
+			err = io_channel_write_blk64(fs->io, pj.b[i].blk, 1,
+						     pj.b[i].data);
+		if (!err)
+			err = io_channel_flush(fs->io);
+		goto clear;
 	}
 	/* 1. The transaction into the journal(s); the new run first. */
 	if (pj.has_new)
@@ -325,6 +337,7 @@ errcode_t plan_journal_end(ext2_filsys fs)
 		err = mark(&pj.old, 0, tid + 1);
 	if (!err)
 		err = io_channel_flush(fs->io);
+clear:
 	if (!err) {
 		ext2fs_clear_feature_journal_needs_recovery(fs->super);
 		err = write_super(fs);
