@@ -133,6 +133,10 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
 			     int *active);	/* 0: no journal to use */
 errcode_t plan_journal_end(ext2_filsys fs);
 void plan_journal_abort(ext2_filsys fs);
+/* Inside a multi-phase operation: commits and checkpoints what was captured
+ * so far as one transaction and starts the next (no-op when no capture is
+ * active or nothing was captured). */
+errcode_t plan_journal_step(ext2_filsys fs);
 /* Checks the applied result: mapping, bitmaps and counters.  0 if good. */
 int plan_verify(struct session *s, const struct plan *p);
 

@@ -316,6 +316,27 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	return err;
 }
 
+/* repack_flex: its copies go to free blocks, its descriptor switch (two
+ * phases, each bitmaps, descriptors and superblock) becomes one journal
+ * transaction when the filesystem has a journal. */
+static errcode_t run_repack(ext2_filsys fs, const struct plan *p)
+{
+	int journaled = plan_journal_usable(fs);
+	errcode_t err = 0;
+
+	if (journaled)
+		err = plan_journal_begin(fs, NULL, &journaled);
+	if (!err)
+		err = plan_repack_run(fs, p);
+	if (journaled) {
+		if (!err)
+			err = plan_journal_end(fs);
+		else
+			plan_journal_abort(fs);
+	}
+	return err;
+}
+
 /* Refuses states in which writing is unsafe; prints why. */
 static int check_safe(struct session *s)
 {
@@ -399,7 +420,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
 		if (!err)
-			err = q->repack ? plan_repack_run(s->fs, q) :
+			err = q->repack ? run_repack(s->fs, q) :
 			      run_steps(s->fs, q);
 	}
 	fault_remove(s->fs);

@@ -24,6 +24,10 @@ static struct {
 	struct jt_journal old, new;	/* new: a relocated journal's run */
 	int has_new;
 	blk64_t new_sb;			/* its superblock's block */
+	ext2fs_block_bitmap snap;	/* in use when the capture began */
+	__u32 room;			/* log blocks a transaction may take */
+	int spilled;			/* too big: writing through instead */
+	int active;			/* between begin and end */
 } pj;
 
 static struct cap_blk *find(blk64_t blk)
@@ -36,6 +40,28 @@ static struct cap_blk *find(blk64_t blk)
 	return NULL;
 }
 
+/* Too big for one transaction: what was captured goes home in its order,
+ * flushed, and every later write goes straight through (ordered writes, as
+ * on a filesystem without a journal). */
+static errcode_t spill(io_channel ch)
+{
+	unsigned fb = pj.fs->blocksize;
+	errcode_t err = 0;
+	size_t i;
+
+	for (i = 0; i < pj.n && !err; i++)
+		err = pj.orig->write_blk64(ch, pj.b[i].blk * fb /
+					   ch->block_size, -(int)fb,
+					   pj.b[i].data);
+	if (!err)
+		err = pj.orig->flush(ch);
+	for (i = 0; i < pj.n; i++)
+		free(pj.b[i].data);
+	pj.n = 0;
+	pj.spilled = 1;
+	return err;
+}
+
 /* The captured copy of fs block blk, read from the device first if new. */
 static errcode_t get(io_channel ch, blk64_t blk, struct cap_blk **out)
 {
@@ -46,6 +72,11 @@ static errcode_t get(io_channel ch, blk64_t blk, struct cap_blk **out)
 	if (c) {
 		*out = c;
 		return 0;
+	}
+	if (jt_tx_size(&pj.old, pj.n + 1 + pj.has_new) > pj.room) {
+		err = spill(ch);
+		*out = NULL;
+		return err;
 	}
 	if (pj.n == pj.cap) {
 		pj.cap = pj.cap ? pj.cap * 2 : 32;
@@ -70,6 +101,24 @@ static errcode_t get(io_channel ch, blk64_t blk, struct cap_blk **out)
 	return 0;
 }
 
+/* Does a write to fs blocks [a, z] touch the committed filesystem?  Blocks
+ * free when the capture began belong to nobody: writes there go straight
+ * through (copies to a new home), the rest is captured. */
+static int visible(__u64 a, __u64 z)
+{
+	ext2_filsys fs = pj.fs;
+	__u64 b;
+
+	if (!pj.snap || a < fs->super->s_first_data_block ||
+	    z >= ext2fs_blocks_count(fs->super))
+		return 1;
+	for (b = a; b <= z; b++)
+		if (find(b))
+			return 1;
+	/* (true when every block of the range is free) */
+	return !ext2fs_test_block_bitmap_range2(pj.snap, a, z - a + 1);
+}
+
 static errcode_t cap_write64(io_channel ch, unsigned long long blk, int count,
 			     const void *buf)
 {
@@ -80,8 +129,13 @@ static errcode_t cap_write64(io_channel ch, unsigned long long blk, int count,
 	errcode_t err;
 	__u64 f, a, z;
 
+	if (pj.spilled || !len ||
+	    !visible(off / fb, (off + len - 1) / fb))
+		return pj.orig->write_blk64(ch, blk, count, buf);
 	for (end = off + len, f = off / fb; f * fb < end; f++) {
 		err = get(ch, f, &c);
+		if (!err && !c)		/* spilled: the rest goes through */
+			return pj.orig->write_blk64(ch, blk, count, buf);
 		if (err)
 			return err;
 		a = off > f * fb ? off : f * fb;
@@ -157,6 +211,10 @@ static void drop(void)
 	if (pj.has_new)
 		jt_close(&pj.new);
 	pj.has_new = 0;
+	if (pj.snap)
+		ext2fs_free_block_bitmap(pj.snap);
+	pj.snap = NULL;
+	pj.active = 0;
 }
 
 static void uninstall(void)
@@ -204,6 +262,14 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
 		pj.has_new = 1;
 		jt_bmap(&pj.new, 0, &pj.new_sb);
 	}
+	pj.room = pj.old.maxlen - pj.old.first;
+	if (pj.has_new && pj.new.maxlen - pj.new.first < pj.room)
+		pj.room = pj.new.maxlen - pj.new.first;
+	if (fs->block_map) {
+		err = ext2fs_copy_bitmap(fs->block_map, &pj.snap);
+		if (err)
+			goto fail;
+	}
 	/* From here a crash leaves needs_recovery with an empty journal,
 	 * which recovery just clears (a mounted filesystem looks so). */
 	ext2fs_set_feature_journal_needs_recovery(fs->super);
@@ -218,7 +284,7 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
 	pj.mgr.write_blk64 = cap_write64;
 	pj.mgr.write_byte = NULL;
 	fs->io->manager = &pj.mgr;
-	*active = 1;
+	*active = pj.active = 1;
 	return 0;
 fail:
 	drop();
@@ -227,9 +293,28 @@ fail:
 
 void plan_journal_abort(ext2_filsys fs)
 {
-	(void)fs;
+	struct ext2_super_block *sb;
+
+	if (!pj.active || pj.fs != fs)
+		return;
 	uninstall();
 	drop();
+	/* The captured changes are dropped; the superblock on the disk
+	 * (old counters) loses its needs_recovery flag again. */
+	sb = malloc(SUPERBLOCK_SIZE);
+	if (!sb || io_channel_set_blksize(fs->io, SUPERBLOCK_OFFSET) ||
+	    io_channel_read_blk64(fs->io, 1, -SUPERBLOCK_SIZE, sb)) {
+		io_channel_set_blksize(fs->io, fs->blocksize);
+		free(sb);
+		return;
+	}
+	ext2fs_clear_feature_journal_needs_recovery(sb);
+	ext2fs_superblock_csum_set(fs, sb);
+	io_channel_write_blk64(fs->io, 1, -SUPERBLOCK_SIZE, sb);
+	io_channel_set_blksize(fs->io, fs->blocksize);
+	io_channel_flush(fs->io);
+	ext2fs_clear_feature_journal_needs_recovery(fs->super);
+	free(sb);
 }
 
 static errcode_t data_of(void *ctx, size_t i, unsigned char *buf)
@@ -274,7 +359,13 @@ errcode_t plan_journal_end(ext2_filsys fs)
 	errcode_t err = 0;
 	size_t i;
 
+	if (!pj.active || pj.fs != fs)
+		return 0;
 	uninstall();
+	if (pj.spilled) {	/* written through already */
+		err = io_channel_flush(fs->io);
+		goto clear;
+	}
 	if (pj.has_new) {
 		/* Replay from either journal leaves the new one empty. */
 		pj.new.start = 0;
@@ -291,9 +382,7 @@ errcode_t plan_journal_end(ext2_filsys fs)
 	}
 	for (i = 0; i < pj.n; i++)
 		list[i] = pj.b[i].blk;
-	room = pj.old.maxlen - pj.old.first;
-	if (pj.has_new && pj.new.maxlen - pj.new.first < room)
-		room = pj.new.maxlen - pj.new.first;
+	room = pj.room;
 	if (err)
 		goto out;
 	if (jt_tx_size(&pj.old, pj.n) > room) {
@@ -345,5 +434,18 @@ clear:
 out:
 	free(list);
 	drop();
+	return err;
+}
+
+errcode_t plan_journal_step(ext2_filsys fs)
+{
+	int active;
+	errcode_t err;
+
+	if (!pj.active || pj.fs != fs || (!pj.n && !pj.spilled))
+		return 0;
+	err = plan_journal_end(fs);
+	if (!err)
+		err = plan_journal_begin(fs, NULL, &active);
 	return err;
 }
