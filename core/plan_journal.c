@@ -223,6 +223,20 @@ static void uninstall(void)
 		pj.fs->io->manager = pj.orig;
 }
 
+/* Log blocks from the first one, short of a fast-commit area. */
+static __u32 room_of(const struct jt_journal *j)
+{
+	__u32 fc = 0, n = j->maxlen - j->first;
+
+	if (j->incompat & E2L_JFEAT_INCOMPAT_FAST_COMMIT) {
+		fc = (__u32)j->sb[0x54] << 24 | j->sb[0x55] << 16 |
+		     j->sb[0x56] << 8 | j->sb[0x57];
+		if (!fc)
+			fc = 256;	/* jbd2's default */
+	}
+	return fc < n ? n - fc : 0;
+}
+
 int plan_journal_usable(ext2_filsys fs)
 {
 	return ext2fs_has_feature_journal(fs->super) &&
@@ -262,9 +276,9 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
 		pj.has_new = 1;
 		jt_bmap(&pj.new, 0, &pj.new_sb);
 	}
-	pj.room = pj.old.maxlen - pj.old.first;
-	if (pj.has_new && pj.new.maxlen - pj.new.first < pj.room)
-		pj.room = pj.new.maxlen - pj.new.first;
+	pj.room = room_of(&pj.old);
+	if (pj.has_new && room_of(&pj.new) < pj.room)
+		pj.room = room_of(&pj.new);
 	if (fs->block_map) {
 		err = ext2fs_copy_bitmap(fs->block_map, &pj.snap);
 		if (err)

@@ -27,7 +27,7 @@ sweep() {	# IMG REQUEST UNDOOPT FILE
 		{ cat "$T/out"; fail "$req: the uninterrupted apply failed"; }
 	new=$(layout "$T/n.img" "$file")
 	[ "$old" != "$new" ] || fail "$req: the layout did not change"
-	k=1; leaked=0; clean=0; olds=0; news=0
+	k=1; leaked=0; clean=0; olds=0; news=0; replays=0
 	while [ $k -le 400 ]; do
 		cp --sparse=always "$img" "$T/c.img"
 		printf 'plan %s\napply %s\n' "$req" "$undo" |
@@ -39,6 +39,9 @@ sweep() {	# IMG REQUEST UNDOOPT FILE
 		fi
 		[ $rc -eq 86 ] || { cat "$T/out"; fail "$req: k=$k exit $rc"; }
 		if [ $journaled = 1 ]; then
+			# a committed transaction not yet fully checkpointed
+			debugfs -R "logdump" "$T/c.img" 2>/dev/null |
+				grep -q 'type 2 (commit block)' && replays=$((replays + 1))
 			e2fsck -E journal_only -y "$T/c.img" > "$T/rec.out" 2>&1
 			[ $? -le 1 ] || { cat "$T/rec.out"; fail "$req: k=$k journal recovery failed"; }
 		fi
@@ -69,15 +72,27 @@ sweep() {	# IMG REQUEST UNDOOPT FILE
 	done
 	[ $rc -eq 0 ] || fail "$req never completed"
 	e2fsck -fn "$T/c.img" >/dev/null 2>&1 || fail "$req: complete apply not clean"
-	echo "ok: $req $undo: $((k - 1)) crash points, $clean clean, $leaked with leaked blocks only ($olds old layout, $news new)"
+	echo "ok: $req $undo: $((k - 1)) crash points, $clean clean, $leaked with leaked blocks only ($olds old layout, $news new; $replays replayed a committed transaction)"
+	[ $journaled = 0 ] || [ $replays -gt 0 ] ||
+		fail "$req: no crash point left a transaction to replay"
 	[ $leaked -le 8 ] || fail "crash window too wide ($leaked writes)"
+}
+
+# Journal checksums as a kernel would have turned them on: v3 on the ext4
+# (metadata_csum), the v1 commit checksum on the ext3.
+jcsum() {
+	printf 'jo -c\njc\n' | debugfs -w -f - "$1" >/dev/null 2>&1
+	dumpe2fs -h "$1" 2>/dev/null | grep -q "^Journal features:.*$2" ||
+		fail "no $2 on the test journal"
 }
 
 NFILES=12
 mk_frag "$T/e4.img" ext4 32M 4096 4
+jcsum "$T/e4.img" journal_checksum_v3
 sweep "$T/e4.img" "journal_relocate" "--no-undo" "<8>"
 sweep "$T/e4.img" "defrag /big" "" /big
 mk_frag "$T/e3.img" ext3 32M 1024 2
+jcsum "$T/e3.img" journal_checksum
 sweep "$T/e3.img" "journal_relocate --start" "--no-undo" "<8>"
 mk_frag "$T/e2.img" ext2 32M 4096 0
 sweep "$T/e2.img" "defrag /big" "--no-undo" /big
