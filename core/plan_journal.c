@@ -386,6 +386,10 @@ errcode_t plan_journal_end(ext2_filsys fs)
 		pj.new.sequence = tid + 1;
 		jt_sb_update(&pj.new);
 		err = get(fs->io, pj.new_sb, &c);
+		if (!err && !c) {	/* spilled just now */
+			err = io_channel_flush(fs->io);
+			goto clear;
+		}
 		if (!err)
 			memcpy(c->data, pj.new.sb, fs->blocksize);
 	}
