@@ -465,6 +465,10 @@ static errcode_t run_journal(struct session *s)
 		rerr = jt_open_inode(fs, &j);
 	if (!rerr) {
 		rerr = jt_recover(&j, &n);
+		if (j.bad_pass)
+			out_printf(s->out, "JBD2: recovery pass %d ended at "
+				   "transaction %u, expected %u\n", j.bad_pass,
+				   j.bad_pass_seq, j.bad_pass_end);
 		jt_close(&j);
 	}
 	if (fs->super->s_kbytes_written && io->get_stats)

@@ -21,6 +21,10 @@ struct jt_journal {
 	__u32 seed;			/* crc32c of the journal's UUID */
 	__u32 failed_commit;		/* recovery: a commit whose checksum
 					 * failed (0: none) */
+	int bad_pass;			/* recovery: a later pass (1, 2) that
+					 * ended at bad_pass_seq, not at
+					 * bad_pass_end (EIO) */
+	__u32 bad_pass_seq, bad_pass_end;
 };
 
 /* Loads a journal whose data runs are given (block 0 = its superblock);

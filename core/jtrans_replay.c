@@ -3,6 +3,7 @@
  * unrevoked journaled block home, then marks the journal empty. */
 #include "jtrans.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,20 +245,27 @@ static errcode_t pass(struct rc *c, int pass)
 			break;
 		}
 	}
-	if (pass == PASS_SCAN)
+	if (pass == PASS_SCAN) {
 		c->end = seq;
+	} else if (seq != c->end && !c->j->bad_pass) {
+		/* the passes disagree (the replay overwrote the log) */
+		c->j->bad_pass = pass;
+		c->j->bad_pass_seq = seq;
+		c->j->bad_pass_end = c->end;
+	}
 	return 0;
 }
 
 errcode_t jt_recover(struct jt_journal *j, unsigned long *replayed)
 {
 	struct rc c;
-	errcode_t err = 0;
+	errcode_t err = 0, e;
 
 	memset(&c, 0, sizeof(c));
 	c.j = j;
 	c.crc = ~0U;
 	j->failed_commit = 0;
+	j->bad_pass = 0;
 	*replayed = 0;
 	if (!j->start) {
 		j->sequence++;	/* as jbd2 does for a clean journal */
@@ -276,15 +284,22 @@ errcode_t jt_recover(struct jt_journal *j, unsigned long *replayed)
 		err = pass(&c, PASS_REPLAY);
 	if (err)
 		goto out;
-	j->sequence = c.end + 1;
+	if (j->bad_pass)
+		err = EIO;	/* (e2fsprogs then keeps s_sequence) */
+	else
+		j->sequence = c.end + 1;
 done:
-	err = io_channel_flush(j->fs->io);
-	if (err)
+	e = io_channel_flush(j->fs->io);
+	if (e) {
+		err = e;
 		goto out;
+	}
 	j->start = 0;
 	if (j->failed_commit)	/* -EINVAL in s_errno, as jbd2 records it */
 		memcpy(j->sb + 0x20, "\xff\xff\xff\xea", 4);
-	err = jt_write_sb(j);	/* (left to the caller to flush) */
+	e = jt_write_sb(j);	/* (left to the caller to flush) */
+	if (!err)
+		err = e;
 	*replayed = c.replayed;
 out:
 	free(c.buf);
