@@ -316,10 +316,12 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	return err;
 }
 
-/* repack_flex: its copies go to free blocks, its descriptor switch (two
- * phases, each bitmaps, descriptors and superblock) becomes one journal
- * transaction when the filesystem has a journal. */
-static errcode_t run_repack(ext2_filsys fs, const struct plan *p)
+/* Runs fn(fs, p) with its writes to blocks in use captured into journal
+ * transactions (when the filesystem has a journal): repack_flex (its copies
+ * go to free blocks; each phase's descriptor switch is one transaction) and
+ * prealloc's new file (inode, bitmap, directory entry: one transaction). */
+static errcode_t run_journaled(ext2_filsys fs, struct plan *p,
+			       errcode_t (*fn)(ext2_filsys, struct plan *))
 {
 	int journaled = plan_journal_usable(fs);
 	errcode_t err = 0;
@@ -327,7 +329,7 @@ static errcode_t run_repack(ext2_filsys fs, const struct plan *p)
 	if (journaled)
 		err = plan_journal_begin(fs, NULL, &journaled);
 	if (!err)
-		err = plan_repack_run(fs, p);
+		err = fn(fs, p);
 	if (journaled) {
 		if (!err)
 			err = plan_journal_end(fs);
@@ -335,6 +337,11 @@ static errcode_t run_repack(ext2_filsys fs, const struct plan *p)
 			plan_journal_abort(fs);
 	}
 	return err;
+}
+
+static errcode_t repack(ext2_filsys fs, struct plan *p)
+{
+	return plan_repack_run(fs, p);
 }
 
 /* Refuses states in which writing is unsafe; prints why. */
@@ -415,12 +422,13 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	}
 	fault_install(s->fs);
 	for (q = p; q && !err; q = q->next) {
-		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
+		err = q->create_name[0] ?
+		      run_journaled(s->fs, q, plan_create_file) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
 		if (!err)
-			err = q->repack ? run_repack(s->fs, q) :
+			err = q->repack ? run_journaled(s->fs, q, repack) :
 			      run_steps(s->fs, q);
 	}
 	fault_remove(s->fs);
