@@ -262,3 +262,14 @@ int journal_user(const struct e2l_journal *j, unsigned i, char out[37])
 	e2p_uuid_to_str(j->sb_raw + JBD2_USERS_OFF + 16 * i, out);
 	return 0;
 }
+
+unsigned journal_tag_bytes(__u32 incompat)
+{
+	unsigned n = 12;	/* blocknr, csum16, flags16, blocknr_high */
+
+	if (incompat & E2L_JFEAT_INCOMPAT_CSUM_V3)
+		return 16;	/* blocknr, flags32, blocknr_high, csum32 */
+	if (incompat & E2L_JFEAT_INCOMPAT_CSUM_V2)
+		n += 2;
+	return incompat & E2L_JFEAT_INCOMPAT_64BIT ? n : n - 4;
+}

@@ -49,6 +49,23 @@ struct e2l_journal {
 #define E2L_JFEAT_INCOMPAT_CSUM_V3	0x00000010
 #define E2L_JFEAT_INCOMPAT_FAST_COMMIT	0x00000020
 
+/* jbd2 on-disk constants (big-endian fields). */
+#define E2L_JBD2_MAGIC			0xc03b3998U
+#define E2L_JBD2_DESCRIPTOR		1
+#define E2L_JBD2_COMMIT			2
+#define E2L_JBD2_SB_V1			3
+#define E2L_JBD2_SB_V2			4
+#define E2L_JBD2_REVOKE			5
+#define E2L_JBD2_FLAG_ESCAPE		0x1	/* block tag flags */
+#define E2L_JBD2_FLAG_SAME_UUID		0x2
+#define E2L_JBD2_FLAG_DELETED		0x4
+#define E2L_JBD2_FLAG_LAST_TAG		0x8
+#define E2L_JBD2_CRC32_CHKSUM		1	/* commit h_chksum_type (v1) */
+#define E2L_JBD2_CRC32C_CHKSUM		4	/* s_checksum_type (v2, v3) */
+
+/* Bytes of one block tag for the journal's incompat features. */
+unsigned journal_tag_bytes(__u32 incompat);
+
 /* Checksum version the journal uses: 0 none, 1, 2 or 3. */
 int journal_csum_version(const struct e2l_journal *j);
 /* Fast-commit blocks reserved at the journal's end (0 when none). */

@@ -157,6 +157,19 @@ errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 /* Writes the touched groups' bitmaps, their descriptor blocks and the
  * primary superblock (sorted groups[]), each in one write, then flushes. */
 errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
+/* plan_journal.c: the metadata switch as one jbd2 transaction.  Between
+ * begin and end the filesystem's writes are captured in memory; end writes
+ * them to the journal, commits, checkpoints and empties the journal.
+ * usable: an internal journal that needs no recovery. */
+int plan_journal_usable(ext2_filsys fs);
+errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
+			     int *active);	/* 0: no journal to use */
+errcode_t plan_journal_end(ext2_filsys fs);
+void plan_journal_abort(ext2_filsys fs);
+/* Inside a multi-phase operation: commits and checkpoints what was captured
+ * so far as one transaction and starts the next (no-op when no capture is
+ * active or nothing was captured). */
+errcode_t plan_journal_step(ext2_filsys fs);
 /* Checks the applied result: mapping, bitmaps and counters.  0 if good. */
 int plan_verify(struct session *s, const struct plan *p);
 

@@ -1,6 +1,7 @@
 /* plan_apply.c - runs a plan in a crash-safe order: copy the data to free
- * blocks and flush, mark the new blocks in use and flush, switch the inode in
- * one inode write and flush, then free the old blocks.  Optional undo file
+ * blocks and flush, then mark the new blocks in use, switch the inode and free
+ * the old blocks - as one jbd2 transaction when the filesystem has a journal
+ * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
 
@@ -272,6 +273,7 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	char *buf, *meta = NULL;
 	errcode_t err = 0;
 	size_t i, moff = 0;
+	int journaled = plan_journal_usable(fs);
 
 	buf = malloc(chunk * fs->blocksize);
 	if (!buf)
@@ -303,6 +305,9 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 	free(meta);
 	if (!err)
 		err = io_channel_flush(fs->io);
+	/* 2-4 on a journaled filesystem: captured as one transaction. */
+	if (!err && journaled)
+		err = plan_journal_begin(fs, p, &journaled);
 	/* 2. Mark the new run in use: bitmaps, descriptors, superblock. */
 	for (i = 0; i < p->nsteps && !err; i++)
 		if (p->steps[i].kind == STEP_ALLOC)
@@ -320,12 +325,46 @@ static errcode_t run_steps(ext2_filsys fs, const struct plan *p)
 						       p->steps[i].len, -1);
 	if (!err)
 		err = commit_kind(fs, p, STEP_FREE);
+	if (journaled) {
+		if (!err)
+			err = plan_journal_end(fs);
+		else
+			plan_journal_abort(fs);
+	}
 	/* 5. Everything primary is consistent: refresh the backups. */
 	if (!err) {
 		fs->flags &= ~EXT2_FLAG_BB_DIRTY;
 		err = ext2fs_flush(fs);
 	}
 	return err;
+}
+
+/* Runs fn(fs, p) with its writes to blocks in use captured into journal
+ * transactions (when the filesystem has a journal): repack_flex (its copies
+ * go to free blocks; each phase's descriptor switch is one transaction) and
+ * prealloc's new file (inode, bitmap, directory entry: one transaction). */
+static errcode_t run_journaled(ext2_filsys fs, struct plan *p,
+			       errcode_t (*fn)(ext2_filsys, struct plan *))
+{
+	int journaled = plan_journal_usable(fs);
+	errcode_t err = 0;
+
+	if (journaled)
+		err = plan_journal_begin(fs, NULL, &journaled);
+	if (!err)
+		err = fn(fs, p);
+	if (journaled) {
+		if (!err)
+			err = plan_journal_end(fs);
+		else
+			plan_journal_abort(fs);
+	}
+	return err;
+}
+
+static errcode_t repack(ext2_filsys fs, struct plan *p)
+{
+	return plan_repack_run(fs, p);
 }
 
 /* Refuses states in which writing is unsafe; prints why. */
@@ -407,12 +446,13 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	prog_begin(s, p);
 	fault_install(s->fs);
 	for (q = p; q && !err; q = q->next) {
-		err = q->create_name[0] ? plan_create_file(s->fs, q) : 0;
+		err = q->create_name[0] ?
+		      run_journaled(s->fs, q, plan_create_file) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
 		if (!err)
-			err = q->repack ? plan_repack_run(s->fs, q) :
+			err = q->repack ? run_journaled(s->fs, q, repack) :
 			      run_steps(s->fs, q);
 	}
 	fault_remove(s->fs);

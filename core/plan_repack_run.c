@@ -124,6 +124,7 @@ static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
 
 	if (!buf)
 		return ENOMEM;
+	err = plan_journal_step(fs);	/* the previous switch: committed */
 	for (i = 0; i < r->nitems && !err; i++) {
 		const struct repack_item *it = &r->items[i];
 

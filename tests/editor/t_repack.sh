@@ -66,6 +66,7 @@ for k in 1 4 9 16 24 33 42 51 60 66 71 74 77 80 100 200; do
 	rc=$?
 	[ $rc -eq 0 ] && break
 	[ $rc -eq 86 ] || { cat "$T/out"; fail "k=$k exit $rc"; }
+	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1	# as a mount
 	fsck_verdict "$T/c.img"
 	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "k=$k e2fsck found damage"; }
 	sums "$T/c.img" "$T/got.md5"
