@@ -10,6 +10,11 @@
 # bitmap, owned by nobody), which e2fsck -fy repairs.
 . "$(dirname "$0")/lib.sh"
 
+# The plain build tries every crash point; the sanitizer build (slower, and
+# run after it) every other one.
+stride=1
+case "${E2L_BUILD:-}" in *asan*) stride=2 ;; esac
+
 layout() {	# IMG FILE
 	debugfs -c -R "blocks $2" "$1" 2>/dev/null
 }
@@ -72,11 +77,11 @@ sweep() {	# IMG REQUEST UNDOOPT FILE
 		else
 			clean=$((clean + 1))
 		fi
-		k=$((k + 1))
+		k=$((k + stride))
 	done
 	[ $rc -eq 0 ] || fail "$req never completed"
 	e2fsck -fn "$T/c.img" >/dev/null 2>&1 || fail "$req: complete apply not clean"
-	echo "ok: $req $undo: $((k - 1)) crash points, $clean clean, $leaked with leaked blocks only ($olds old layout, $news new; $replays replayed a committed transaction)"
+	echo "ok: $req $undo: crash points up to $((k - 1)) (every $stride), $clean clean, $leaked with leaked blocks only ($olds old layout, $news new; $replays replayed a committed transaction)"
 	[ $journaled = 0 ] || [ $replays -gt 0 ] ||
 		fail "$req: no crash point left a transaction to replay"
 	[ $leaked -le 8 ] || fail "crash window too wide ($leaked writes)"
