@@ -187,9 +187,11 @@ static int run_lab(int argc, char **argv)
 	rc = lab_cli(argc, argv, &out, isatty(STDIN_FILENO) &&
 		     isatty(STDOUT_FILENO), &img, &text);
 	if (rc < 0) {
+		int flags = rc == -2 ? SESSION_RW : 0;
+
 		session_init(&s, &out);
 		rc = EXIT_NOOPEN;
-		if (!session_open(&s, img, 0, NULL, 0, 0)) {
+		if (!session_open(&s, img, flags, NULL, 0, 0)) {
 			tui_set_lab(text);
 			rc = tui_main(&s, NULL);
 			if (session_close(&s))

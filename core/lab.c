@@ -254,10 +254,13 @@ int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 		}
 		lab_describe(&lab, &sb);
 		if (interactive) {
+			/* The scenario is a scratch image: the TUI may change
+			 * it (a live lab's image gets mounted: read-only). */
+			rc = lab.live ? -1 : -2;
 			*tui_image = img;
 			*tui_text = sb.buf;
 			lab_free(&lab);
-			return -1;
+			return rc;
 		}
 		out_printf(out, "Scenario written to %s\n\n%s", img, sb.buf);
 		rc = 0;

@@ -56,8 +56,9 @@ int lab_check(const struct lab *lab, const char *image, const char *answers,
 
 /*
  * `e2layout lab ...`: list, show, hint, start, check.  Returns the exit
- * status, or -1 for `start` on a terminal: then *tui_image and *tui_text
- * (free() both) name the image to open and the lab panel's text.
+ * status, or for `start` on a terminal -2 (open the scenario read-write) or
+ * -1 (read-only: a live lab, whose image gets mounted): then *tui_image and
+ * *tui_text (free() both) name the image to open and the lab panel's text.
  */
 int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 	    char **tui_image, char **tui_text);

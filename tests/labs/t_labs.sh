@@ -145,11 +145,32 @@ if command -v tmux >/dev/null 2>&1 &&
 		sleep 0.2; i=$((i + 1))
 	done
 	[ $ok = 1 ] || { cat "$tmp/screen"; fail "L did not bring the lab panel back"; }
-	tmux -L "$sock" send-keys -t lab Escape q
+	# Solve it in the TUI: the journal view, e, relocate to the middle,
+	# type yes; then lab check confirms.
+	tui_wait() {	# PATTERN WHAT
+		i=0
+		while [ $i -lt 150 ]; do
+			tmux -L "$sock" capture-pane -p -t lab > "$tmp/screen" 2>/dev/null
+			grep -q -- "$1" "$tmp/screen" && return 0
+			sleep 0.2; i=$((i + 1))
+		done
+		cat "$tmp/screen"; fail "lab TUI: $2"
+	}
+	tmux -L "$sock" send-keys -t lab Escape 4
+	tui_wait "Journal inode <8>" "no journal view"
+	tmux -L "$sock" send-keys -t lab e 2
+	tui_wait "Plan: journal_relocate of inode 8" "no plan screen"
+	tmux -L "$sock" send-keys -t lab a
+	tui_wait "Type yes" "no yes prompt"
+	tmux -L "$sock" send-keys -t lab y e s Enter
+	tui_wait "Applied and verified" "the relocation was not applied"
+	tmux -L "$sock" send-keys -t lab Enter q
 	i=0
 	while [ ! -s "$tmp/tui.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ "$(cat "$tmp/tui.rc" 2>/dev/null)" = 0 ] || { cat "$tmp/tui.err"; fail "lab TUI exit status $(cat "$tmp/tui.rc" 2>/dev/null)"; }
 	tmux -L "$sock" kill-server 2>/dev/null
+	"$E2LAYOUT" lab check journal "$tmp/tui/journal.img" > "$tmp/check.tui" 2>&1 ||
+		{ cat "$tmp/check.tui"; fail "lab check after solving the journal lab in the TUI"; }
 else
 	echo "note: no tmux, lab panel not tested"
 fi
