@@ -6,11 +6,12 @@
 #include "cmd.h"
 #include "dfs_util.h"
 #include "dfs_requests.h"
+#include "extent_mode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void em_print(struct session *s, const struct ext2fs_extent *e)
+void em_print(struct session *s, const struct ext2fs_extent *e)
 {
 	struct sink *o = s->out;
 
@@ -30,7 +31,7 @@ static void em_print(struct session *s, const struct ext2fs_extent *e)
 }
 
 /* Outside the mode the sub-mode's requests are unknown to debugfs. */
-static int em_absent(struct session *s, char **argv)
+int em_absent(struct session *s, char **argv)
 {
 	if (s->extent)
 		return 0;
@@ -38,8 +39,8 @@ static int em_absent(struct session *s, char **argv)
 	return 1;
 }
 
-static int em_goto(struct session *s, int argc, char **argv,
-		   const char *name, int op)
+int em_goto(struct session *s, int argc, char **argv, const char *name,
+	    int op)
 {
 	struct ext2fs_extent e;
 	errcode_t err;
