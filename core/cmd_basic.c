@@ -208,8 +208,10 @@ static int do_params(struct session *s, int argc, char **argv)
 			  !!(s->flags & SESSION_CATASTROPHIC));
 		json_str(s->out, "undo_file", s->undo_file);
 	}
-	out_printf(s->out, "Open mode: read-%s\n",
-		   s->fs && (s->fs->flags & EXT2_FLAG_RW) ? "write" : "only");
+	/* no open mode without a filesystem, as in debugfs */
+	if (s->fs)
+		out_printf(s->out, "Open mode: read-%s\n",
+			   s->fs->flags & EXT2_FLAG_RW ? "write" : "only");
 	out_printf(s->out, "Filesystem in use: %s\n",
 		   s->fs ? s->fs->device_name : "--none--");
 	return CMD_OK;
