@@ -49,8 +49,8 @@ cat "$res/read.results" "$res/write.results" > "$tmp/results"
 rows() { sed -n '/^Available debugfs requests:/,$p' | sed -n '3,$p' |
 	 grep -v '^ ' | grep -v '^debugfs: ' | sed 's/  .*//'; }
 debugfs -R lr 2>/dev/null | rows > "$tmp/main"
-MKE2FS_CONFIG=/dev/null mke2fs -q -F -t ext4 -O ^has_journal \
-	"$tmp/tiny.img" 1M >/dev/null 2>&1
+MKE2FS_CONFIG=/dev/null mke2fs -q -F -O extent "$tmp/tiny.img" 1M \
+	>/dev/null 2>&1
 printf 'extent_open <2>\nlr\n' > "$tmp/eo.f"
 debugfs -f "$tmp/eo.f" "$tmp/tiny.img" 2>/dev/null | rows > "$tmp/all"
 grep -vxF -f "$tmp/main" "$tmp/all" > "$tmp/extent"
@@ -59,36 +59,56 @@ if [ "$(wc -l < "$tmp/main")" -lt 50 ] || [ ! -s "$tmp/extent" ]; then
 	exit 1
 fi
 
-# e2layout's commands and aliases, one name per line.
+# e2layout's commands and aliases, one per line: "NAME<TAB>1" for those
+# meant to give debugfs's output, "NAME<TAB>0" for its own (help).
 "$E2LAYOUT" --json -R help "$tmp/tiny.img" 2>/dev/null |
-	grep -o '"name":"[^"]*","aliases":\[[^]]*\]' |
-	sed 's/"name"://; s/"aliases"://; s/[][]//g' | tr ',' '\n' |
-	tr -d '"' | grep -v '^$' | sort -u > "$tmp/ours"
+	grep -o '"name":"[^"]*","aliases":\[[^]]*\]\|"debugfs":[a-z]*' |
+	awk '/^"debugfs":/ { d = ($0 ~ /true/); for (i = 1; i <= n; i++)
+				print w[i] "\t" d; n = 0; next }
+	     { gsub(/"name":|"aliases":|[][]|"/, ""); n = split($0, w, ",") }' |
+	sort -u > "$tmp/ours"
 [ -s "$tmp/ours" ] || { echo "gen_status: no e2layout command list" >&2; exit 1; }
 
-# One line per row: NAMES<TAB>STATUS<TAB>RUN<TAB>SAME
+# One line per row: NAMES<TAB>STATUS<TAB>RUN<TAB>SAME, where a case (the
+# results' third column) counts once for a row however many of its names
+# it used.
 classify() {	# ROWS-FILE
-	while IFS= read -r row; do
-		impl=0
-		for n in $(echo "$row" | tr ',' ' '); do
-			grep -qxF -- "$n" "$tmp/ours" && impl=1
-		done
-		rs=$(awk -F '\t' -v row="$row" '
-			BEGIN { k = split(row, a, /, /); for (i = 1; i <= k; i++) want[a[i]] = 1 }
-			($1 in want) { r++; s += $2 }
-			END { printf "%d %d", r, s }' "$tmp/results")
-		run=${rs% *}; same=${rs#* }
-		if [ "$impl" -eq 1 ] && [ "$run" -gt 0 ] && [ "$run" -eq "$same" ]; then
-			st=supported
-		elif [ "$impl" -eq 1 ] && [ "$run" -gt 0 ]; then
-			st="implemented, differs from debugfs"
-		elif [ "$impl" -eq 1 ]; then
-			st="implemented, not proven by the harness"
-		else
-			st="not yet"
-		fi
-		printf '%s\t%s\t%s\t%s\n' "$row" "$st" "$run" "$same"
-	done < "$1"
+	awk -F '\t' '
+		FILENAME == ours { if ($2) impl[$1] = 1; else own[$1] = 1
+				   next }
+		FILENAME == res { key = $1 SUBSEP $3
+				  if (!(key in seen) || $2 == 0) seen[key] = $2
+				  next }
+		{ nrow++; row[nrow] = $0
+		  k = split($0, a, /, /)
+		  for (i = 1; i <= k; i++) { rowof[a[i]] = nrow
+					     if (a[i] in impl) im[nrow] = 1
+					     if (a[i] in own) ow[nrow] = 1 } }
+		END {
+			for (key in seen) {
+				split(key, b, SUBSEP)
+				if (!(b[1] in rowof)) continue
+				r = rowof[b[1]]; ck = r SUBSEP b[2]
+				if (ck in cs) { if (!seen[key]) cs[ck] = 0; continue }
+				cs[ck] = seen[key]
+			}
+			for (ck in cs) { split(ck, b, SUBSEP); run[b[1]]++
+					 same[b[1]] += cs[ck] }
+			for (r = 1; r <= nrow; r++) {
+				if (im[r] && run[r] && run[r] == same[r])
+					st = "supported"
+				else if (im[r] && run[r])
+					st = "implemented, differs from debugfs"
+				else if (im[r])
+					st = "implemented, not proven by the harness"
+				else if (ow[r])
+					st = "e2layout'"'"'s own (by design)"
+				else
+					st = "not yet"
+				printf "%s\t%s\t%d\t%d\n", row[r], st, run[r], same[r]
+			}
+		}' ours="$tmp/ours" res="$tmp/results" "$tmp/ours" \
+		"$tmp/results" "$1"
 }
 classify "$tmp/main" > "$tmp/main.st"
 classify "$tmp/extent" > "$tmp/extent.st"

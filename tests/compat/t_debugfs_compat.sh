@@ -95,10 +95,11 @@ cases=$tmp/cases	# lines "LABEL<TAB>SHOW<TAB>IMG<TAB>OPT<TAB>ARG"
 : > "$cases"
 
 # A case's result lines: one per request it used (LABEL: names, blank
-# separated), "NAME<TAB>1" when identical, "NAME<TAB>0" when not.
-verdict() {	# LABEL 0|1
+# separated), "NAME<TAB>1<TAB>CASE" when identical, "NAME<TAB>0<TAB>CASE"
+# when not (CASE names the case: its request or script, and the image).
+verdict() {	# LABEL 0|1 CASE
 	printf '%s\n' "$1" | tr ' ' '\n' | grep -v '^$' |
-		sed "s/\$/$(printf '\t')$2/"
+		awk -v ok="$2" -v c="$3" '{ printf "%s\t%s\t%s\n", $0, ok, c }'
 }
 
 # The requests a -f script uses (first words of its request lines).
@@ -118,15 +119,15 @@ run_case() {
 	if [ $erc -ge 98 ]; then
 		{ echo "SANITIZER/CRASH (exit $erc): $show on ${img##*/}"
 		  sed 's/^/    /' "$w/e.err" | head -20; } >> "$w/report"
-		verdict "$label" 0 >> "$w/results"
+		verdict "$label" 0 "$show @ ${img##*/}" >> "$w/results"
 		return
 	fi
 	if cmp -s "$w/d.out" "$w/e.out" && cmp -s "$w/d.err" "$w/e.err"
 	then
-		verdict "$label" 1 >> "$w/results"
+		verdict "$label" 1 "$show @ ${img##*/}" >> "$w/results"
 		return
 	fi
-	verdict "$label" 0 >> "$w/results"
+	verdict "$label" 0 "$show @ ${img##*/}" >> "$w/results"
 	{ echo "DIFFERS: $show   image: ${img##*/}"
 	  for ch in out err; do
 		cmp -s "$w/d.$ch" "$w/e.$ch" && continue
@@ -193,7 +194,7 @@ while [ $i -lt "$jobs" ]; do
 	[ -f "$tmp/w$i/report" ] && cat "$tmp/w$i/report"
 	i=$((i + 1))
 done
-ndiff=$(awk -F '\t' '$2 == 0' "$results" | wc -l)
+ndiff=$(awk -F '\t' '$2 == 0 { print $3 }' "$results" | sort -u | wc -l)
 
 echo
 awk -F '\t' '

@@ -79,7 +79,7 @@ describe() {	# DIR OUT
 }
 
 case "${E2L_BUILD:-}" in *asan*) san=1 ;; *) san= ;; esac
-results=$t/results	# lines "REQUEST<TAB>1|0", one per request a case used
+results=$t/results	# "REQUEST<TAB>1|0<TAB>CASE", one per request a case used
 : > "$results"
 tab=$(printf '\t')
 
@@ -144,7 +144,8 @@ for script in "$top"/tests/compat/writes/*.script; do
 		fi
 		printf '%-28s %-10s %s\n' "$name" "$img" "$res"
 		case "$res" in differs*) ok=0 ;; *) ok=1 ;; esac
-		printf '%s\n' "$reqs" | sed "s/\$/$tab$ok/" >> "$results"
+		printf '%s\n' "$reqs" | sed "s/\$/$tab$ok$tab$name @ $img/" \
+			>> "$results"
 		case "$res" in
 		differs*)
 			bad=$((bad + 1))
