@@ -4,9 +4,9 @@
 # `extent_open`) with its state in e2layout and the harness cases that used
 # it, merged from what both harnesses recorded in $E2L_BUILD/compat/
 # (read.results from t_debugfs_compat.sh, write.results from
-# t_write_compat.sh: lines "REQUEST<TAB>1" for an identical case, 0 for one
-# that differs).  Nothing is called supported unless a byte-identical case
-# proves it.
+# t_write_compat.sh: lines "REQUEST<TAB>1<TAB>CASE" for an identical case,
+# 0 for one that differs).  Nothing is called supported unless a
+# byte-identical case proves it.
 # Usage: gen_status.sh          regenerate debugfs-compat/STATUS.md when both
 #                               result sets are fresh (newer than e2layout and
 #                               than their cases); fails when the committed
