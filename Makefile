@@ -4,7 +4,7 @@
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each
-#   make compat     just the debugfs compatibility harness and its table
+#   make compat     the debugfs compatibility harnesses and the table of requests
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -98,9 +98,14 @@ check: $(BIN) $(UNIT_BIN) test-images
 	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
 
+# both harnesses (read requests, then write scripts), then the table of every
+# debugfs request; fails when any case differs
 compat: $(BIN) test-images
-	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
-	E2L_BUILD=$(abspath $(BUILD)) sh tests/compat/t_debugfs_compat.sh
+	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	  E2L_BUILD=$(abspath $(BUILD)); rc=0; \
+	sh tests/compat/t_debugfs_compat.sh || rc=1; \
+	sh tests/compat/t_write_compat.sh || rc=1; \
+	echo; sh tests/compat/gen_status.sh --table || rc=1; exit $$rc
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check

@@ -71,6 +71,7 @@ static void help_json(struct session *s, const struct cmd_entry *c)
 	json_str(s->out, "synopsis", c->synopsis);
 	json_str(s->out, "summary", c->summary);
 	json_bool(s->out, "writes", !!(c->flags & (CMD_NEEDS_RW | CMD_WRITES)));
+	json_bool(s->out, "debugfs", !!(c->flags & CMD_DEBUGFS));
 	json_str(s->out, "help", help_find("cmd", c->name));
 	json_obj_end(s->out);
 }
@@ -208,8 +209,10 @@ static int do_params(struct session *s, int argc, char **argv)
 			  !!(s->flags & SESSION_CATASTROPHIC));
 		json_str(s->out, "undo_file", s->undo_file);
 	}
-	out_printf(s->out, "Open mode: read-%s\n",
-		   s->fs && (s->fs->flags & EXT2_FLAG_RW) ? "write" : "only");
+	/* no open mode without a filesystem, as in debugfs */
+	if (s->fs)
+		out_printf(s->out, "Open mode: read-%s\n",
+			   s->fs->flags & EXT2_FLAG_RW ? "write" : "only");
 	out_printf(s->out, "Filesystem in use: %s\n",
 		   s->fs ? s->fs->device_name : "--none--");
 	return CMD_OK;

@@ -186,6 +186,7 @@ const struct cmd_entry cmd_lcd = {
 	.name = "lcd",
 	.synopsis = "lcd <native dir>",
 	.summary = "Change the host's current working directory",
+	.flags = CMD_DEBUGFS,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_lcd,
 };

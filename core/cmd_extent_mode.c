@@ -2,15 +2,17 @@
  * libext2fs extent handle on an inode, kept in the session; then the
  * navigation requests move it (root, next, up, down, goto...) and print
  * the extent under it; extent_close (ec) ends the mode.  Outside the mode
- * those requests do not exist, as in debugfs. */
+ * those requests do not exist, as in debugfs.  The mode's tree edits
+ * (insert_node, set_bmap...) are in cmd_extent_wr.c. */
 #include "cmd.h"
 #include "dfs_util.h"
 #include "dfs_requests.h"
+#include "extent_mode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void em_print(struct session *s, const struct ext2fs_extent *e)
+void em_print(struct session *s, const struct ext2fs_extent *e)
 {
 	struct sink *o = s->out;
 
@@ -30,7 +32,7 @@ static void em_print(struct session *s, const struct ext2fs_extent *e)
 }
 
 /* Outside the mode the sub-mode's requests are unknown to debugfs. */
-static int em_absent(struct session *s, char **argv)
+int em_absent(struct session *s, char **argv)
 {
 	if (s->extent)
 		return 0;
@@ -38,8 +40,8 @@ static int em_absent(struct session *s, char **argv)
 	return 1;
 }
 
-static int em_goto(struct session *s, int argc, char **argv,
-		   const char *name, int op)
+int em_goto(struct session *s, int argc, char **argv, const char *name,
+	    int op)
 {
 	struct ext2fs_extent e;
 	errcode_t err;

@@ -66,8 +66,11 @@ static errcode_t copy_segments(ext2_filsys fs, int fd, off_t size,
 		hole = lseek(fd, data, SEEK_HOLE);
 		if (hole < 0)
 			return EXT2_ET_UNIMPLEMENTED;
-		err = copy_range(fs, fd, f, data & ~mask, (hole + mask) & ~mask,
-				 buf, zero);
+		/* rounded up as debugfs does, wrapping when a directory's
+		 * hole is at LLONG_MAX (unsigned: defined, not UB) */
+		err = copy_range(fs, fd, f, data & ~mask,
+				 (off_t)(((uint64_t)hole + mask) &
+					 ~(uint64_t)mask), buf, zero);
 		if (err)
 			return err;
 		data = hole;

@@ -90,9 +90,22 @@ void sink_init_cb(struct sink *sk, enum sink_mode mode,
 	sk->ctx = ctx;
 }
 
+static char *stdio_read_line(void *ctx, char *buf, int size)
+{
+	(void)ctx;
+	fflush(stdout);
+	return fgets(buf, size, stdin);
+}
+
 void sink_init_stdio(struct sink *sk, enum sink_mode mode)
 {
 	sink_init_cb(sk, mode, stdio_write, NULL);
+	sk->read_line = stdio_read_line;
+}
+
+char *sink_read_line(struct sink *sk, char *buf, int size)
+{
+	return sk->read_line ? sk->read_line(sk->ctx, buf, size) : NULL;
 }
 
 void sink_free(struct sink *sk)

@@ -42,6 +42,9 @@ struct sink {
 	void (*write)(void *ctx, enum sink_chan chan, const char *buf,
 		      size_t len);
 	void *ctx;
+	/* Reads one line of the user's answer to a prompt as fgets(3) does
+	 * (NULL at end of input); NULL when the sink has no input. */
+	char *(*read_line)(void *ctx, char *buf, int size);
 
 	/* JSON-mode state for the command in progress. */
 	int in_command;
@@ -62,6 +65,9 @@ void sink_init_cb(struct sink *sk, enum sink_mode mode,
 		  void (*write)(void *, enum sink_chan, const char *, size_t),
 		  void *ctx);
 void sink_free(struct sink *sk);
+/* An answer to a prompt (modify_inode): fgets(3) on the sink's input, the
+ * standard input for a stdio sink.  NULL at its end or without input. */
+char *sink_read_line(struct sink *sk, char *buf, int size);
 static inline int sink_is_json(const struct sink *sk)
 {
 	return sk->mode == SINK_JSON;

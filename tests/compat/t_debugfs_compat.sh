@@ -94,6 +94,20 @@ results=$tmp/results	# lines "COMMAND<TAB>0|1"
 cases=$tmp/cases	# lines "LABEL<TAB>SHOW<TAB>IMG<TAB>OPT<TAB>ARG"
 : > "$cases"
 
+# A case's result lines: one per request it used (LABEL: names, blank
+# separated), "NAME<TAB>1<TAB>CASE" when identical, "NAME<TAB>0<TAB>CASE"
+# when not (CASE names the case: its request or script, and the image).
+verdict() {	# LABEL 0|1 CASE
+	printf '%s\n' "$1" | tr ' ' '\n' | grep -v '^$' |
+		awk -v ok="$2" -v c="$3" '{ printf "%s\t%s\t%s\n", $0, ok, c }'
+}
+
+# The requests a -f script uses (first words of its request lines).
+script_requests() {	# FILE
+	sed -e 's/^[[:space:]]*//' -e '/^#/d' -e '/^$/d' "$1" |
+		awk '{ print $1 }' | sort -u | tr '\n' ' '
+}
+
 # Runs one case in work directory $1 and appends its verdict to $1/results
 # (and any difference to $1/report).  Usage: run_case DIR LABEL SHOW IMG OPT ARG
 run_case() {
@@ -105,15 +119,15 @@ run_case() {
 	if [ $erc -ge 98 ]; then
 		{ echo "SANITIZER/CRASH (exit $erc): $show on ${img##*/}"
 		  sed 's/^/    /' "$w/e.err" | head -20; } >> "$w/report"
-		printf '%s\t0\n' "$label" >> "$w/results"
+		verdict "$label" 0 "$show @ ${img##*/}" >> "$w/results"
 		return
 	fi
 	if cmp -s "$w/d.out" "$w/e.out" && cmp -s "$w/d.err" "$w/e.err"
 	then
-		printf '%s\t1\n' "$label" >> "$w/results"
+		verdict "$label" 1 "$show @ ${img##*/}" >> "$w/results"
 		return
 	fi
-	printf '%s\t0\n' "$label" >> "$w/results"
+	verdict "$label" 0 "$show @ ${img##*/}" >> "$w/results"
 	{ echo "DIFFERS: $show   image: ${img##*/}"
 	  for ch in out err; do
 		cmp -s "$w/d.$ch" "$w/e.$ch" && continue
@@ -155,7 +169,7 @@ done
 for f in "$reqdir"/*.script; do
 	[ -f "$f" ] || continue
 	for img in $images; do
-		printf '%s\t%s\t%s\t-f\t%s\n' "script:$(basename "$f" .script)" \
+		printf '%s\t%s\t%s\t-f\t%s\n' "$(script_requests "$f")" \
 			"-f $(basename "$f")" "$img" "$f" >> "$cases"
 	done
 done
@@ -180,7 +194,7 @@ while [ $i -lt "$jobs" ]; do
 	[ -f "$tmp/w$i/report" ] && cat "$tmp/w$i/report"
 	i=$((i + 1))
 done
-ndiff=$(awk -F '\t' '$2 == 0' "$results" | wc -l)
+ndiff=$(awk -F '\t' '$2 == 0 { print $3 }' "$results" | sort -u | wc -l)
 
 echo
 awk -F '\t' '
@@ -196,36 +210,15 @@ awk -F '\t' '
 		printf "%-28s %6d %9d\n", "total", tr, ts
 	}' "$results"
 
-# STATUS.md: generated from what this run proved, never by hand (and only
-# from a run over the real request files).
-update_status() {
-	status=$top/debugfs-compat/STATUS.md
-	first=$(echo "$images" | head -1)
-	if ! sh "$here/gen_status.sh" "$results" "$first" "$tmp/STATUS.md"; then
-		echo "gen_status.sh failed"
-		exit 1
-	fi
-	if [ -f "$status" ]; then
-		# Anything the committed file claims that this run does not prove?
-		grep '| supported |' "$status" | cut -d'|' -f2 | sort > "$tmp/claimed"
-		grep '| supported |' "$tmp/STATUS.md" | cut -d'|' -f2 | sort > "$tmp/proven"
-		unproven=$(comm -23 "$tmp/claimed" "$tmp/proven")
-		if [ -n "$unproven" ]; then
-			echo "STATUS.md claimed support the harness does not prove:"
-			echo "$unproven" | sed 's/^/   /'
-			ndiff=$((ndiff + 1))
-		fi
-	fi
-	if ! cmp -s "$tmp/STATUS.md" "$status"; then
-		if cp "$tmp/STATUS.md" "$status" 2>/dev/null; then
-			echo "debugfs-compat/STATUS.md regenerated (commit it)"
-		else
-			echo "could not update $status"
-		fi
-	fi
-	grep -c '| supported |' "$status" | sed 's/$/ debugfs requests proven identical (see debugfs-compat\/STATUS.md)/'
-}
-[ "$reqdir" = "$here/requests" ] && [ "$san" != subset ] && update_status
+# This run's results, for STATUS.md (tests/compat/gen_status.sh merges them
+# with t_write_compat.sh's): only from a run over the real request files on
+# every image.
+if [ "$reqdir" = "$here/requests" ] && [ "$san" != subset ] &&
+   [ -n "${E2L_BUILD:-}" ]; then
+	mkdir -p "$E2L_BUILD/compat" &&
+		cp "$results" "$E2L_BUILD/compat/read.results"
+	[ -n "$san" ] || sh "$here/gen_status.sh" || ndiff=$((ndiff + 1))
+fi
 
 if [ $ndiff -ne 0 ]; then
 	echo "$ndiff problem(s): cases differing from debugfs 1.47.0, or claims not proven"

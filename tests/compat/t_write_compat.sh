@@ -11,6 +11,14 @@
 #                        images must be equivalent: the same dumpe2fs output
 #                        (times and checksums aside), the same e2fsck -fn
 #                        report and the same file contents (rdump + md5sum)
+#   # stdin: FILE        the runs' standard input is writes/FILE (modify_inode
+#                        reads its answers there); "script" runs the script
+#                        itself as `-f -` from the standard input, where the
+#                        answers are the lines after the request.  Default:
+#                        /dev/null
+# A complete run (no pattern) leaves its per-request results in
+# $E2L_BUILD/compat/write.results and regenerates debugfs-compat/STATUS.md
+# with the read harness's (tests/compat/gen_status.sh).
 # When e2layout has set_current_time, both runs start with
 # "set_current_time 20240101000000" and byte identity is expected.  Without
 # it, images that differ only in s_wtime (and the superblock checksum that
@@ -50,10 +58,14 @@ describe() {	# DIR OUT
 	dumpe2fs fs.img 2>&1 |
 		sed -e '/^Last write time:/d' -e '/^Checksum:/d' \
 		    -e '/^Last mount time:/d' -e '/^Last checked:/d' \
+		    -e '/^Filesystem created:/d' \
 		    -e 's/csum 0x[0-9a-f]*//g' -e '/^dumpe2fs 1\./d'
-	echo "== e2fsck"
-	e2fsck -fn fs.img 2>&1
+	echo "== e2fsck"	# (bounded: a half-made filesystem can keep it busy)
+	timeout 60 e2fsck -fn fs.img > e2fsck.out 2>&1
 	echo "e2fsck exit $?"
+	# (its messages may quote an inode's mtime: a time, set aside too)
+	sed 's/mod time [^)]*)/mod time)/' e2fsck.out
+	rm -f e2fsck.out
 	echo "== files"
 	rm -rf files
 	mkdir files
@@ -69,6 +81,11 @@ describe() {	# DIR OUT
 	) > "$2"
 }
 
+case "${E2L_BUILD:-}" in *asan*) san=1 ;; *) san= ;; esac
+results=$t/results	# "REQUEST<TAB>1|0<TAB>CASE", one per request a case used
+: > "$results"
+tab=$(printf '\t')
+
 total=0 bad=0
 printf '%-28s %-10s %s\n' SCRIPT IMAGE RESULT
 for script in "$top"/tests/compat/writes/*.script; do
@@ -79,7 +96,15 @@ for script in "$top"/tests/compat/writes/*.script; do
 	[ -n "$images" ] || images="ext4 ext2-1k"
 	[ "$images" = "-" ] && continue
 	equiv=$(sed -n 's/^# equivalent: *//p' "$script" | head -1)
+	stdin=$(sed -n 's/^# stdin: *//p' "$script" | head -1)
 	{ [ -n "$prefix" ] && echo "$prefix"; cat "$script"; } > "$t/script"
+	case "$stdin" in
+	"")	in=/dev/null; f=$t/script ;;
+	script)	in=$t/script; f=- ;;
+	*)	in=$top/tests/compat/writes/$stdin; f=$t/script ;;
+	esac
+	reqs=$(sed -e 's/^[[:space:]]*//' -e '/^#/d' -e '/^$/d' "$t/script" |
+		awk '{ print $1 }' | sort -u)
 	for img in $images; do
 		[ -f "$E2L_IMAGES/$img.img" ] || {
 			printf '%-28s %-10s %s\n' "$name" "$img" "no image"
@@ -88,10 +113,10 @@ for script in "$top"/tests/compat/writes/*.script; do
 		total=$((total + 1))
 		cp "$E2L_IMAGES/$img.img" "$t/d/fs.img"
 		cp "$E2L_IMAGES/$img.img" "$t/e/fs.img"
-		(cd "$t/d" && debugfs -w -f "$t/script" fs.img \
+		(cd "$t/d" && debugfs -w -f "$f" fs.img < "$in" \
 			> "$t/d.out" 2> "$t/d.err0")
 		sed '1{/^debugfs 1\./d}' "$t/d.err0" > "$t/d.err"
-		(cd "$t/e" && "$E2LAYOUT" -w -f "$t/script" fs.img \
+		(cd "$t/e" && "$E2LAYOUT" -w -f "$f" fs.img < "$in" \
 			> "$t/e.out" 2> "$t/e.err")
 		rc=$?
 		res=
@@ -121,6 +146,9 @@ for script in "$top"/tests/compat/writes/*.script; do
 			fi
 		fi
 		printf '%-28s %-10s %s\n' "$name" "$img" "$res"
+		case "$res" in differs*) ok=0 ;; *) ok=1 ;; esac
+		printf '%s\n' "$reqs" | sed "s/\$/$tab$ok$tab$name @ $img/" \
+			>> "$results"
 		case "$res" in
 		differs*)
 			bad=$((bad + 1))
@@ -135,4 +163,10 @@ for script in "$top"/tests/compat/writes/*.script; do
 	done
 done
 echo "$total runs, $bad differ${prefix:+ (with $prefix)}"
+if [ -z "$pattern" ] && [ -n "${E2L_BUILD:-}" ]; then
+	mkdir -p "$E2L_BUILD/compat" &&
+		cp "$results" "$E2L_BUILD/compat/write.results"
+	[ -n "$san" ] || sh "$top/tests/compat/gen_status.sh" ||
+		bad=$((bad + 1))
+fi
 [ "$bad" -eq 0 ]
