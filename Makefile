@@ -105,6 +105,7 @@ compat: $(BIN) test-images
 	  E2L_BUILD=$(abspath $(BUILD)); rc=0; \
 	sh tests/compat/t_debugfs_compat.sh || rc=1; \
 	sh tests/compat/t_write_compat.sh || rc=1; \
+	sh tests/compat/t_corpus_compat.sh || rc=1; \
 	echo; sh tests/compat/gen_status.sh --table || rc=1; exit $$rc
 
 check-asan:
