@@ -254,3 +254,14 @@ long long dfs_parse_time(const char *arg)
 	v = strtoll(arg, &tail, 0);
 	return *tail ? -1 : v;
 }
+
+int dfs_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -70,6 +70,8 @@ const char *dfs_inode_time_to_string(__u32 xtime, __u32 extra);
 /* debugfs's time syntax: "now" (the real clock), @SECONDS, YYYYMMDD with
  * as much of HHMMSS as follows (GMT), or a plain number; -1 when none. */
 long long dfs_parse_time(const char *arg);
+/* The value of a hexadecimal digit, or -1. */
+int dfs_hex_digit(int c);
 /* A path as JSON gives it: debugfs's "//name" for an entry of the root
  * directory (its text output keeps that) becomes "/name". */
 const char *dfs_json_path(const char *path);

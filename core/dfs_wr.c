@@ -148,17 +148,6 @@ void dfs_wr_kill_inode(struct session *s, ext2_ino_t ino)
 				  LINUX_S_ISDIR(inode.i_mode));
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 size_t dfs_wr_parse_c_string(char *str)
 {
 	static const char esc[] = "a\ab\bf\fn\nt\tv\v";
@@ -176,13 +165,13 @@ size_t dfs_wr_parse_c_string(char *str)
 		if (e && ((e - esc) & 1) == 0) {
 			*to++ = e[1];
 		} else if (*from == 'x') {
-			v = hex_digit(from[1]);
+			v = dfs_hex_digit(from[1]);
 			if (v < 0) {
 				*to++ = 'x';
 				continue;
 			}
 			from++;
-			d = hex_digit(from[1]);
+			d = dfs_hex_digit(from[1]);
 			if (d < 0) {
 				/* as debugfs: one digit is not an escape */
 				*to++ = 'x';

@@ -140,17 +140,6 @@ static int parse_time(struct sf_target *t, const struct sf_field *f,
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, "null"/"clear", "random"/"time". */
 static int parse_uuid(struct sf_target *t, const struct sf_field *f,
 		      const char *arg)
@@ -185,8 +174,8 @@ static int parse_uuid(struct sf_target *t, const struct sf_field *f,
 				goto bad;
 			continue;
 		}
-		hi = hexval(arg[i]);
-		lo = hexval(arg[i + 1]);
+		hi = dfs_hex_digit(arg[i]);
+		lo = dfs_hex_digit(arg[i + 1]);
 		if (hi < 0 || lo < 0)
 			goto bad;
 		u[j++] = hi << 4 | lo;
