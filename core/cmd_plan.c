@@ -195,8 +195,10 @@ static char *undo_default(struct session *s)
  * plan), recording undo data as asked, then verifies it.
  */
 static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
-		      const char *undo, int no_undo)
+		      const struct apply_opts *o)
 {
+	const char *undo = o->undo;
+	int no_undo = o->no_undo;
 	char *undo_alloc = NULL;
 	int rc = CMD_FAIL;
 	struct plan *q;
@@ -208,7 +210,7 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 		undo = undo_alloc = undo_default(s);
 	if (no_undo)
 		undo = NULL;
-	err = plan_apply(s, p, s->undo_file ? NULL : undo);
+	err = plan_apply(s, p, s->undo_file ? NULL : undo, o);
 	session_invalidate(s);	/* owners moved, even on failure */
 	if (err)
 		goto out;
@@ -239,21 +241,20 @@ out:
 static int do_apply(struct session *s, int argc, char **argv)
 {
 	struct plan *loaded = NULL, *p;
-	const char *file = NULL, *undo = NULL;
-	int i, no_undo = 0;
+	const char *file = NULL;
+	struct apply_opts ao;
+	int i;
 	char why[128];
 	errcode_t err;
 
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--no-undo"))
-			no_undo = 1;
-		else if (!strcmp(argv[i], "--undo") && i + 1 < argc)
-			undo = argv[++i];
-		else if (argv[i][0] != '-' && !file)
+		if (argv[i][0] != '-' && !file)
 			file = argv[i];
 		else {
 			out_error(s->out, "apply", 0, "Usage: apply [FILE] "
-				  "[--no-undo | --undo UNDOFILE]");
+				  "[--no-undo | --undo UNDOFILE] [--no-fsck]");
 			return CMD_FAIL;
 		}
 	}
@@ -271,7 +272,7 @@ static int do_apply(struct session *s, int argc, char **argv)
 			  "file");
 		return CMD_FAIL;
 	}
-	return apply_plan(s, p, loaded, undo, no_undo);
+	return apply_plan(s, p, loaded, &ao);
 }
 
 int plan_take_apply_opts(struct session *s, int *argc, char **argv,
@@ -283,6 +284,10 @@ int plan_take_apply_opts(struct session *s, int *argc, char **argv,
 	for (i = j = 1; i < *argc; i++) {
 		if (!strcmp(argv[i], "--no-undo")) {
 			o->no_undo = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--no-fsck")) {
+			o->no_fsck = 1;
 			continue;
 		}
 		if (!strcmp(argv[i], "--undo")) {
@@ -304,6 +309,7 @@ int plan_take_apply_opts(struct session *s, int *argc, char **argv,
 int plan_offer(struct session *s, struct plan *p, int shown,
 	       const struct apply_opts *o)
 {
+	static const struct apply_opts none;
 	struct plan *q;
 
 	if (p != s->plan) {
@@ -323,15 +329,14 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 				   "to apply); ");
 		return CMD_OK;
 	}
-	return apply_plan(s, p, NULL, o ? o->undo : NULL,
-			  o ? o->no_undo : 0);
+	return apply_plan(s, p, NULL, o ? o : &none);
 }
 
 const struct cmd_entry cmd_apply = {
 	.name = "apply",
-	.synopsis = "apply [FILE] [--no-undo | --undo UNDOFILE]",
+	.synopsis = "apply [FILE] [--no-undo | --undo UNDOFILE] [--no-fsck]",
 	.summary = "Apply the current (or a saved) plan safely, then verify",
-	.options = "--no-undo --undo",
+	.options = "--no-undo --undo --no-fsck",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_apply,

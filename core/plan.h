@@ -148,9 +148,11 @@ errcode_t plan_save(const struct plan *p, const char *path);
 errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen);
 
-/* Applies p (crash-safe order); undo_path NULL for no undo file. */
+struct apply_opts;
+/* Applies p (crash-safe order); undo_path NULL for no undo file; o (may be
+ * NULL) carries the operator's options (--no-fsck). */
 errcode_t plan_apply(struct session *s, struct plan *p,
-		     const char *undo_path);
+		     const char *undo_path, const struct apply_opts *o);
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 			    __u32 iblock[EXT2_N_BLOCKS], char **meta_buf);
@@ -184,9 +186,12 @@ const char *plan_step_name(enum plan_step_kind k);
 struct apply_opts {
 	int no_undo;		/* --no-undo */
 	const char *undo;	/* --undo FILE */
+	int no_fsck;		/* --no-fsck: skip the e2fsck -fn run (the
+				   block ownership checks never skip) */
 };
 
-/* Removes --no-undo and --undo FILE from argv (an operation's arguments).
+/* Removes --no-undo, --undo FILE and --no-fsck from argv (an operation's
+ * arguments).
  * Returns 0, or 1 after an error when --undo has no file. */
 int plan_take_apply_opts(struct session *s, int *argc, char **argv,
 			 struct apply_opts *o);

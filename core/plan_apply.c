@@ -405,12 +405,13 @@ static int check_safe(struct session *s)
 }
 
 errcode_t plan_apply(struct session *s, struct plan *p,
-		     const char *undo_path)
+		     const char *undo_path, const struct apply_opts *o)
 {
 	int own_undo = 0;
 	struct plan *q;
 	errcode_t err = 0, e;
 
+	(void)o;	/* the consistency gate reads o->no_fsck */
 	if (check_safe(s))
 		return EXT2_ET_RO_FILSYS;
 	for (q = p; q; q = q->next)

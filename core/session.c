@@ -1,6 +1,7 @@
 /* session.c - opening and closing a filesystem safely, and loading what the
  * commands need only when they first need it. */
 #include "session.h"
+#include "e2l_err.h"
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
@@ -17,6 +18,7 @@ void session_init(struct session *s, struct sink *out)
 {
 	memset(s, 0, sizeof(*s));
 	s->out = out;
+	e2l_err_init();
 }
 
 time_t session_now(const struct session *s)
