@@ -234,6 +234,14 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 		return err;
 	/* inode first (a free slot), then the bitmap, then the name */
 	err = ext2fs_write_new_inode(fs, ino, (struct ext2_inode *)&inode);
+	/* (that writes the first 128 bytes, zeroing the rest: the project
+	 * id goes in over them) */
+	if (!err && inode.i_projid) {
+		inode.i_crtime = now;
+		err = ext2fs_write_inode_full(fs, ino,
+					      (struct ext2_inode *)&inode,
+					      sizeof(inode));
+	}
 	if (err)
 		return err;
 	ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
