@@ -1,16 +1,17 @@
 #!/bin/sh
 # t_quota.sh - layout changes keep the quota files right.  On a -O quota
-# image (user and group, 4 KiB blocks) and a -O quota,project one (1 KiB
-# blocks) holding fragmented files of several owners: defrag, evacuate,
-# prealloc (a new file; one in a project-inherit and one in a set-group-ID
-# directory; an existing file) and journal_relocate (moved, resized) are
-# applied with -w; then e2fsck -fn is clean with no QUOTA warning, every
-# file reads back the same, the owner's record moved by exactly the i_blocks
-# change (the journal's by nothing) and e2undo restores the image byte for
-# byte.  Damaged quota files and a new file's owner without a record are
-# refused, at plan time and by `apply FILE`, with nothing written.  Every
-# crash point of a defrag and of a prealloc creating its file is clean
-# after journal recovery; without a journal, e2fsck -p repairs each one.
+# image (user and group, 4 KiB blocks), a -O quota,project one (1 KiB
+# blocks) and a bigalloc one, holding fragmented files of several owners:
+# defrag, evacuate, prealloc (a new file; one in a project-inherit and one
+# in a set-group-ID directory; an existing file) and journal_relocate
+# (moved, resized) are applied with -w; then e2fsck -fn is clean with no
+# QUOTA warning, every file reads back the same, the owner's record moved
+# by exactly the i_blocks change (the journal's by nothing) and e2undo
+# restores the image byte for byte.  Damaged quota files and a new file's
+# owner without a record are refused, at plan time and by `apply FILE`,
+# with nothing written.  Every crash point of a defrag and of a prealloc
+# creating its file is clean after journal recovery; without a journal,
+# e2fsck -p repairs each one.
 . "$(dirname "$0")/../lib/testlib.sh"
 
 stride=1
@@ -182,6 +183,12 @@ debugfs -R "stat /proj/new" "$T/done.img" 2>/dev/null |
 	fail "prealloc /proj/new: project 9 not charged"
 moved "$T/p.img" "defrag /big" /big project 7
 echo "ok: project quota"
+
+# bigalloc: space is charged in clusters (a leaf block costs 16 KiB).
+mkq "$T/b.img" 4096 1 "-O bigalloc -C 16384"
+moved "$T/b.img" "defrag /big" /big user 1000
+moved "$T/b.img" "defrag /mid" /mid project 0
+echo "ok: bigalloc"
 
 # Damaged quota files are refused (read-only and -w, at plan time and by
 # apply FILE), naming the damage and e2fsck; nothing is written.
