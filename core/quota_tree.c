@@ -222,20 +222,27 @@ struct walk {
 	unsigned char *kind;	/* per quota block: KIND_* */
 	unsigned char *left;	/* a data block's records not reached yet */
 	__u32 nrecs;
+	__u32 cached;		/* the data block in buf (0: none) */
+	unsigned char buf[QT_BLK];
 };
 
 static errcode_t walk_data(struct walk *w, __u32 blk, __u32 id)
 {
-	unsigned char b[QT_BLK];
+	unsigned char *b = w->buf;
 	unsigned n;
 	errcode_t err;
 
 	if (w->kind[blk] == KIND_TREE)
 		return damaged(w->qf, "block %u is both a tree block and a "
 			       "data block", blk);
-	err = read_qblk(w->qf, blk, b);
-	if (err)
-		return err;
+	/* neighbouring ids share a data block: read it once for them */
+	if (w->cached != blk) {
+		w->cached = 0;
+		err = read_qblk(w->qf, blk, b);
+		if (err)
+			return err;
+		w->cached = blk;
+	}
 	if (w->kind[blk] == KIND_NONE) {
 		err = data_parse(w->qf, blk, b, &n);
 		if (err)
