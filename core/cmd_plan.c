@@ -2,6 +2,7 @@
  * `apply [FILE]`, which applies it with an undo file and verifies it. */
 #include "cmd.h"
 #include "plan.h"
+#include "quota_update.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -312,6 +313,11 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 	static const struct apply_opts none;
 	struct plan *q;
 
+	if (quota_check_plan(s, p->kind, p)) {	/* refused at plan time */
+		if (p != s->plan)
+			plan_free(p);
+		return CMD_FAIL;
+	}
 	if (p != s->plan) {
 		plan_free(s->plan);
 		s->plan = p;

@@ -4,6 +4,7 @@
  * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
+#include "quota_update.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -250,6 +251,8 @@ static errcode_t do_switch(ext2_filsys fs, const struct plan *p)
 	if (!err && p->set_size > EXT2_I_SIZE(&inode))
 		err = ext2fs_inode_size_set(fs, (struct ext2_inode *)&inode,
 					    p->set_size);
+	if (!err)	/* before the inode: a refusal writes nothing */
+		err = quota_charge_switch(fs, p->ino, &inode);
 	if (!err)
 		err = ext2fs_write_inode_full(fs, p->ino,
 					      (struct ext2_inode *)&inode,
@@ -417,6 +420,9 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	for (q = p; q; q = q->next)
 		if (plan_check_fp(s, q) || plan_check_sane(s, q))
 			return EXT2_ET_RO_FILSYS;
+	err = quota_check_plan(s, "apply", p);
+	if (err)
+		return err;
 	if (undo_path && !s->undo_file) {
 		if (unlink(undo_path) && errno != ENOENT) {
 			out_error(s->out, "apply", errno, "while removing the "

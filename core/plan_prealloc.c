@@ -2,9 +2,11 @@
  * a file's first SIZE bytes in one contiguous free run, keeping its existing
  * extents, and (at apply time) creating the file first when it is new. */
 #include "plan.h"
+#include "quota_update.h"
 
 #include <ext2fs/ext3_extents.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -176,9 +178,26 @@ out:
 	return 0;
 }
 
+/* Charges the growth of directory dir (its inode was before). */
+static errcode_t charge_dir(ext2_filsys fs, ext2_ino_t dir,
+			    const struct ext2_inode_large *before)
+{
+	struct ext2_inode_large after;
+	errcode_t err;
+
+	err = ext2fs_read_inode_full(fs, dir, (struct ext2_inode *)&after,
+				     sizeof(after));
+	if (err)
+		return err;
+	return quota_charge(fs, dir, &after, 512 *
+		((__s64)ext2fs_get_stat_i_blocks(fs, (struct ext2_inode *)&after) -
+		 (__s64)ext2fs_get_stat_i_blocks(fs,
+			(struct ext2_inode *)(uintptr_t)before)), 0);
+}
+
 errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 {
-	struct ext2_inode_large inode;
+	struct ext2_inode_large inode, dinode;
 	struct ext3_extent_header eh;
 	ext2_ino_t dir = p->ino, ino;
 	errcode_t err;
@@ -202,8 +221,27 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 	if (EXT2_INODE_SIZE(fs->super) > EXT2_GOOD_OLD_INODE_SIZE)
 		inode.i_extra_isize = sizeof(struct ext2_inode_large) -
 				      EXT2_GOOD_OLD_INODE_SIZE;
+	/* the owner the kernel would give it, counted in the quota files
+	 * before anything is written (a refusal leaves no trace) */
+	err = quota_new_owner(fs, dir, &inode);
+	if (!err)
+		err = ext2fs_read_inode_full(fs, dir,
+					     (struct ext2_inode *)&dinode,
+					     sizeof(dinode));
+	if (!err)
+		err = quota_charge(fs, ino, &inode, 0, 1);
+	if (err)
+		return err;
 	/* inode first (a free slot), then the bitmap, then the name */
 	err = ext2fs_write_new_inode(fs, ino, (struct ext2_inode *)&inode);
+	/* (that writes the first 128 bytes, zeroing the rest: the project
+	 * id goes in over them) */
+	if (!err && inode.i_projid) {
+		inode.i_crtime = now;
+		err = ext2fs_write_inode_full(fs, ino,
+					      (struct ext2_inode *)&inode,
+					      sizeof(inode));
+	}
 	if (err)
 		return err;
 	ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
@@ -220,6 +258,8 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 						  ino, EXT2_FT_REG_FILE);
 		}
 	}
+	if (!err)	/* the directory may have grown */
+		err = charge_dir(fs, dir, &dinode);
 	if (!err)
 		err = io_channel_flush(fs->io);
 	if (!err)
