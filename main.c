@@ -269,6 +269,12 @@ int main(int argc, char **argv)
 	o.device = argv[optind];
 
 	sink_init_stdio(&out, o.json ? SINK_JSON : SINK_TEXT);
+	/* -w with -s (a backup superblock) would rewrite the primary area */
+	if (session_refuse_rw_backup_sb(&out, "e2layout", o.device, o.flags,
+					o.superblock, o.blocksize)) {
+		sink_free(&out);
+		return EXIT_USAGE;
+	}
 	session_init(&s, &out);
 	err = session_open(&s, o.device, o.flags, o.undo, o.superblock,
 			   o.blocksize);
