@@ -293,6 +293,7 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 	const char *what = NULL;
 	char where[64] = "";
 	__u64 last, wtime, mtime;
+	int suspect;
 	errcode_t err;
 
 	if (s->fs_changed)
@@ -316,6 +317,13 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 	last = sb_time(d->super->s_lastcheck, d->super->s_lastcheck_hi);
 	wtime = sb_time(d->super->s_wtime, d->super->s_wtime_hi);
 	mtime = sb_time(d->super->s_mtime, d->super->s_mtime_hi);
+	/* what else makes resize2fs insist on a check first */
+	suspect = ext2fs_free_blocks_count(d->super) >
+		  ext2fs_blocks_count(d->super) ||
+		  d->super->s_free_inodes_count > d->super->s_inodes_count ||
+		  d->super->s_last_orphan ||
+		  !(d->super->s_state & EXT2_VALID_FS) ||
+		  (d->super->s_state & EXT2_ERROR_FS);
 	ext2fs_close_free(&d);
 	if (err)
 		return err;
@@ -331,7 +339,7 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 
 	/* 3. known to be consistent: resize2fs's rule, or e2fsck -fn */
 	s->wrote = true;	/* from here on the apply may write */
-	if (!wrote && last >= wtime && last >= mtime) {
+	if (!wrote && !suspect && last >= wtime && last >= mtime) {
 		out_printf(s->out, "the filesystem was checked since it was "
 			   "last written or mounted (s_lastcheck): no e2fsck "
 			   "run needed\n");
