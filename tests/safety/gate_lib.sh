@@ -49,3 +49,46 @@ EOF
 
 # calls: how many times the wrapper ran.
 calls() { wc -l < "$T/fsck.calls" | tr -d ' '; }
+
+# wait_for FILE PATTERN WHAT: polls FILE for PATTERN (up to ~30 s).
+wait_for() {
+	i=0
+	while ! grep -q -- "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 300 ] || { cat "$1"; fail "never saw: $3"; }
+		sleep 0.1
+	done
+}
+
+# req REQUEST: sends REQUEST to the first writer and waits until it has
+# run: the comment line sent after it is copied through (and flushed, as
+# debugfs -f does) when the session reads it, after REQUEST's output.
+nreq=0
+req() {
+	nreq=$((nreq + 1))
+	printf '%s\n# sent %d: %s\n' "$1" $nreq "$1" >&3
+	wait_for "$T/first.out" "^# sent $nreq: " "the end of request $1"
+}
+
+# first DEVICE: starts a -w session (the first writer) on DEVICE, its
+# requests from fd 3 (a fifo), its output in $T/first.out.
+first() {
+	rm -f "$T/in" "$T/first.out"
+	mkfifo "$T/in" || fail "mkfifo"
+	"$E2LAYOUT" -w -f "$T/in" "$1" > "$T/first.out" 2>&1 &
+	first_pid=$!
+	exec 3> "$T/in"
+	req "stats"
+	grep -q "Block count:" "$T/first.out" ||
+		{ cat "$T/first.out"; fail "the first writer did not open $1"; }
+}
+# done_first [STATUS]: ends the first writer; its exit status must be
+# STATUS (0 by default).
+done_first() {
+	echo "quit" >&3
+	exec 3>&-
+	wait $first_pid
+	rc=$?
+	[ $rc = "${1:-0}" ] ||
+		{ cat "$T/first.out"; fail "the first writer exited $rc"; }
+}

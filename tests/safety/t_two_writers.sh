@@ -19,40 +19,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# wait_for FILE PATTERN WHAT: polls FILE for PATTERN (up to ~30 s).
-wait_for() {
-	i=0
-	while ! grep -q -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -le 300 ] || { cat "$1"; fail "never saw: $3"; }
-		sleep 0.1
-	done
-}
-
-# req REQUEST: sends REQUEST to the first writer; a comment line after it
-# (copied through and flushed, as debugfs -f does) pushes its output out.
-req() {
-	printf '%s\n# sent: %s\n' "$1" "$1" >&3
-}
-
-# first DEVICE: starts the first writer on DEVICE, its requests from fd 3.
-first() {
-	rm -f "$T/in" "$T/first.out"
-	mkfifo "$T/in" || fail "mkfifo"
-	"$E2LAYOUT" -w -f "$T/in" "$1" > "$T/first.out" 2>&1 &
-	first_pid=$!
-	exec 3> "$T/in"
-	req "stats"
-	wait_for "$T/first.out" "Block count:" "the first writer's stats"
-}
-# done_first: ends the first writer and checks its exit status.
-done_first() {
-	echo "quit" >&3
-	exec 3>&-
-	wait $first_pid
-	rc=$?
-	[ $rc = 0 ] || { cat "$T/first.out"; fail "the first writer exited $rc"; }
-}
 # second NAME DEVICE PATTERN: a second writer is refused at open, exit 3.
 second() {
 	"$E2LAYOUT" -w -R "journal relocate" "$2" > "$T/out" 2>&1
