@@ -233,7 +233,9 @@ errcode_t fsck_run(const char *prog, const char *device,
 		err = errno ? errno : EMFILE;
 		goto out;
 	}
-	snprintf(fdarg, sizeof(fdarg), "%d", pp[1]);
+	/* the progress descriptor is 3 in the child (a shell wrapper can
+	 * write to it: sh redirects single-digit descriptors only) */
+	snprintf(fdarg, sizeof(fdarg), "%d", 3);
 	argv[0] = (char *)prog;
 	argv[1] = (char *)"-fn";
 	argv[2] = (char *)"-C";
@@ -248,7 +250,9 @@ errcode_t fsck_run(const char *prog, const char *device,
 	if (pid == 0) {
 		/* the child: only async-signal-safe calls until exec */
 		if (dup2(devnull, 0) < 0 || dup2(out[1], 1) < 0 ||
-		    dup2(out[1], 2) < 0 || fcntl(pp[1], F_SETFD, 0) < 0)
+		    dup2(out[1], 2) < 0 ||
+		    (pp[1] != 3 && dup2(pp[1], 3) < 0) ||
+		    fcntl(3, F_SETFD, 0) < 0)
 			_exit(127);
 		execv(prog, argv);
 		_exit(127);
