@@ -15,6 +15,29 @@
 
 #define FSCK_OUT_MAX	(64 * 1024)	/* output kept for the quote */
 
+extern char **environ;
+
+/* The child's environment: ours with LC_ALL=C, so that e2fsck's lines are
+ * the ones the filter below knows (and the quote reads the same
+ * everywhere).  NULL when out of memory. */
+static char **c_environ(void)
+{
+	size_t n = 0, i, j = 0;
+	char **env;
+
+	while (environ && environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_ALL=", 7))
+			env[j++] = environ[i];
+	env[j++] = (char *)"LC_ALL=C";
+	env[j] = NULL;
+	return env;
+}
+
 static int runnable(const char *path)
 {
 	struct stat st;
@@ -206,7 +229,7 @@ errcode_t fsck_run(const char *prog, const char *device,
 {
 	int out[2] = {-1, -1}, pp[2] = {-1, -1}, devnull = -1, status;
 	char fdarg[16];
-	char *argv[6];
+	char *argv[6], **envp = NULL;
 	struct reader *rd;
 	errcode_t err = 0;
 	pid_t pid;
@@ -242,6 +265,11 @@ errcode_t fsck_run(const char *prog, const char *device,
 	argv[3] = fdarg;
 	argv[4] = (char *)device;
 	argv[5] = NULL;
+	envp = c_environ();
+	if (!envp) {
+		err = ENOMEM;
+		goto out;
+	}
 	pid = fork();
 	if (pid < 0) {
 		err = errno;
@@ -254,7 +282,7 @@ errcode_t fsck_run(const char *prog, const char *device,
 		    (pp[1] != 3 && dup2(pp[1], 3) < 0) ||
 		    fcntl(3, F_SETFD, 0) < 0)
 			_exit(127);
-		execv(prog, argv);
+		execve(prog, argv, envp);
 		_exit(127);
 	}
 	close(out[1]);
@@ -283,6 +311,7 @@ out:
 		close(pp[1]);
 	if (devnull >= 0)
 		close(devnull);
+	free(envp);
 	free(rd);
 	return err;
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN_BLOCKS	64	/* bitmap blocks read at once */
+#define RUN_BLOCKS	256	/* bitmap blocks read at once */
 
 static __u64 sb_time(__u32 lo, __u8 hi)
 {
