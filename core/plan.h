@@ -160,14 +160,10 @@ errcode_t plan_apply(struct session *s, struct plan *p,
  * and that the filesystem is known to be consistent: checked since last
  * written (s_lastcheck), or e2fsck -fn reports nothing (else
  * E2L_ERR_NOT_CLEAN; o->no_fsck skips the run, with a warning).  Prints
- * why it refuses.  May reopen the filesystem; fixes p's fingerprints for
- * the session's own write.
+ * why it refuses.  Fixes p's fingerprints for the session's own write.
  */
 errcode_t plan_gate(struct session *s, struct plan *p,
 		    const struct apply_opts *o);
-/* Reopens the session's filesystem read-write through io, bitmaps loaded
- * (closing writes what is pending); s->fs is NULL if the open fails. */
-errcode_t plan_reopen(struct session *s, io_manager io);
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 			    __u32 iblock[EXT2_N_BLOCKS], char **meta_buf);

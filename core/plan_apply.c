@@ -117,11 +117,6 @@ static errcode_t reopen(struct session *s, io_manager io)
 	return session_need(s, NEED_BITMAPS);
 }
 
-errcode_t plan_reopen(struct session *s, io_manager io)
-{
-	return reopen(s, io);
-}
-
 static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
 			  blk64_t len, char *buf, blk64_t chunk)
 {
@@ -422,6 +417,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	int own_undo = 0;
 	struct plan *q;
 	errcode_t err = 0, e, stale = 0;
+	__u32 wtime;
 
 	err = check_safe(s);
 	if (!err)
@@ -440,6 +436,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		err = set_undo_io_backing_manager(unix_io_manager);
 		if (!err)
 			err = set_undo_io_backup_file((char *)undo_path);
+		wtime = s->fs->super->s_wtime;
 		if (!err)
 			err = reopen(s, undo_io_manager);
 		/* Undo records in 32 KiB chunks (as mke2fs asks): far fewer
@@ -455,6 +452,12 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			return err;
 		}
 		own_undo = 1;
+		/* a session that wrote (an MMP block, its own changes) has
+		 * its superblock rewritten by that close: its write time is
+		 * the session's own, not another writer's */
+		for (q = p; q; q = q->next)
+			if (q->fp.wtime == wtime)
+				q->fp.wtime = s->fs->super->s_wtime;
 		if (plan_check_fp(s, p))
 			stale = E2L_ERR_STALE_PLAN;	/* said why */
 	}

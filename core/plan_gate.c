@@ -187,25 +187,34 @@ static errcode_t refuse_stale(struct session *s, const char *what)
 	return E2L_ERR_STALE_PLAN;
 }
 
-/* Bytes the session's channel has written since it was opened (~0 when
- * the channel does not say). */
-static unsigned long long channel_written(ext2_filsys fs)
+/*
+ * Whether the session wrote since it opened the filesystem: through the
+ * superblock, the bitmaps or an inode (libext2fs's CHANGED flag), or any
+ * block through its channel.  With MMP the channel itself writes the MMP
+ * block at open, so only the flag counts there.
+ */
+static int session_wrote(struct session *s)
 {
+	ext2_filsys fs = s->fs;
 	io_stats st = NULL;
 
+	if (s->wrote || (fs->flags & (EXT2_FLAG_CHANGED | EXT2_FLAG_DIRTY |
+				      EXT2_FLAG_BB_DIRTY |
+				      EXT2_FLAG_IB_DIRTY)))
+		return 1;
+	if (ext2fs_has_feature_mmp(fs->super))
+		return 0;
 	if (!fs->io->manager->get_stats ||
 	    fs->io->manager->get_stats(fs->io, &st) || !st)
-		return ~0ULL;
-	return st->bytes_written;
+		return 1;	/* cannot tell: assume it did */
+	return st->bytes_written > 0;
 }
 
 /*
  * Writes the session's pending changes (bitmaps, descriptors, superblock
- * of debugfs-style requests), so that e2fsck and the apply see what the
- * plan saw.  Without -z the filesystem is reopened: closing writes all of
- * it and starts a channel that has written nothing, whose close before
- * the apply's undo reopen then writes nothing either.  The chain's
- * fingerprints follow the new write time.
+ * of debugfs-style requests, blocks in the channel's cache), so that e2fsck
+ * and the apply see what the plan saw.  The chain's fingerprints follow
+ * the new write time: the session's own write does not make them stale.
  */
 static errcode_t flush_own(struct session *s, struct plan *p)
 {
@@ -213,18 +222,14 @@ static errcode_t flush_own(struct session *s, struct plan *p)
 	errcode_t err = 0;
 	struct plan *q;
 
-	if (s->undo_file) {
-		if (s->fs->flags & EXT2_FLAG_IB_DIRTY)
-			err = ext2fs_write_inode_bitmap(s->fs);
-		if (!err && (s->fs->flags & EXT2_FLAG_BB_DIRTY))
-			err = ext2fs_write_block_bitmap(s->fs);
-		if (!err && (s->fs->flags & EXT2_FLAG_DIRTY))
-			err = ext2fs_flush(s->fs);
-		if (!err)
-			err = io_channel_flush(s->fs->io);
-	} else {
-		err = plan_reopen(s, unix_io_manager);
-	}
+	if (s->fs->flags & EXT2_FLAG_IB_DIRTY)
+		err = ext2fs_write_inode_bitmap(s->fs);
+	if (!err && (s->fs->flags & EXT2_FLAG_BB_DIRTY))
+		err = ext2fs_write_block_bitmap(s->fs);
+	if (!err && (s->fs->flags & EXT2_FLAG_DIRTY))
+		err = ext2fs_flush(s->fs);
+	if (!err)
+		err = io_channel_flush(s->fs->io);
 	if (err) {
 		out_error(s->out, "apply", err, "while writing this session's "
 			  "own changes to %s before checking it", s->device);
@@ -289,7 +294,7 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 	ext2_filsys d = NULL;
 	int dirty = s->fs->flags & (EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
 				    EXT2_FLAG_IB_DIRTY);
-	int wrote = s->wrote || dirty || channel_written(s->fs) > 0;
+	int wrote = session_wrote(s);
 	const char *what = NULL;
 	char where[64] = "";
 	__u64 last, wtime, mtime;
@@ -331,7 +336,7 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 		return refuse_stale(s, what);
 
 	/* 2. its own pending writes, so that e2fsck sees what apply will */
-	if (dirty || channel_written(s->fs) > 0) {
+	if (wrote) {
 		err = flush_own(s, p);
 		if (err)
 			return err;
@@ -350,6 +355,15 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 			  "is not run, so nothing but the plan's own blocks is "
 			  "checked before %s is changed", s->device);
 		return 0;
+	}
+	if (ext2fs_has_feature_mmp(s->fs->super)) {
+		/* this session's MMP block says "being checked" */
+		out_error(s->out, "apply", 0, "%s uses MMP (multiple-mount "
+			  "protection), which this session holds: e2fsck -fn "
+			  "cannot check it now.  Run e2fsck -f %s before opening "
+			  "it (apply then finds it checked since it was last "
+			  "written), or give --no-fsck", s->device, s->device);
+		return E2L_ERR_NOT_CLEAN;
 	}
 	return run_fsck(s);
 }
