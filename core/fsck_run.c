@@ -162,7 +162,7 @@ static void read_all(struct reader *rd, int out_fd, int prog_fd)
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			if (n <= 0) {
-				pf[i].fd = -1;	/* its end (or an error) */
+				pf[i].fd = -1;	/* its end, or an error */
 				continue;
 			}
 			if (i == 1) {

@@ -11,7 +11,7 @@
 #define FSCK_LINE_MAX		200	/* bytes kept of each */
 
 struct fsck_result {
-	int status;		/* e2fsck's exit status; -1 if it did not exit */
+	int status;		/* its exit status; -1 if it did not exit */
 	int signal;		/* the signal that ended it, else 0 */
 	int nlines;		/* problem lines kept in line[] */
 	char line[FSCK_QUOTE_LINES][FSCK_LINE_MAX];

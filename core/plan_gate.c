@@ -360,9 +360,10 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 		/* this session's MMP block says "being checked" */
 		out_error(s->out, "apply", 0, "%s uses MMP (multiple-mount "
 			  "protection), which this session holds: e2fsck -fn "
-			  "cannot check it now.  Run e2fsck -f %s before opening "
-			  "it (apply then finds it checked since it was last "
-			  "written), or give --no-fsck", s->device, s->device);
+			  "cannot check it now.  Run e2fsck -f %s before "
+			  "opening it (apply then finds it checked since it "
+			  "was last written), or give --no-fsck", s->device,
+			  s->device);
 		return E2L_ERR_NOT_CLEAN;
 	}
 	return run_fsck(s);
