@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define RUN_BLOCKS	256	/* bitmap blocks read at once */
 
@@ -298,7 +299,8 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 	const char *what = NULL;
 	char where[64] = "";
 	__u64 last, wtime, mtime;
-	int suspect;
+	int suspect, image;
+	struct stat st;
 	errcode_t err;
 
 	if (s->fs_changed)
@@ -329,6 +331,12 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 		  d->super->s_last_orphan ||
 		  !(d->super->s_state & EXT2_VALID_FS) ||
 		  (d->super->s_state & EXT2_ERROR_FS);
+	/* an image file's modification time is a write time too, and
+	 * moves with writes that leave the superblock alone (an inode
+	 * edited in place, dd) */
+	image = !stat(s->device, &st) && S_ISREG(st.st_mode);
+	if (image && (__u64)st.st_mtime > last)
+		suspect = 1;
 	ext2fs_close_free(&d);
 	if (err)
 		return err;
@@ -346,8 +354,9 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 	s->wrote = true;	/* from here on the apply may write */
 	if (!wrote && !suspect && last >= wtime && last >= mtime) {
 		out_printf(s->out, "the filesystem was checked since it was "
-			   "last written or mounted (s_lastcheck): no e2fsck "
-			   "run needed\n");
+			   "last written or mounted (s_lastcheck%s): no e2fsck "
+			   "run needed\n", image ? " and the image file's "
+			   "modification time" : "");
 		return 0;
 	}
 	if (o && o->no_fsck) {

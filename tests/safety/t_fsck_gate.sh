@@ -32,10 +32,11 @@ printf 'plan defrag /big\nplan save %s\n' "$T/big.plan" |
 first=$(debugfs -R "bmap /big 0" "$T/base.img" 2>/dev/null)
 [ -n "$first" ] || fail "no block of /big"
 
-# refused NAME IMG WANT REQUEST: -w REQUEST on a copy of IMG is refused,
-# quoting WANT from e2fsck's report, and the copy is unchanged.
+# refused NAME IMG WANT REQUEST: -w REQUEST on a copy of IMG (its time
+# kept) is refused, quoting WANT from e2fsck's report, and the copy is
+# unchanged.
 refused() {
-	cp "$2" "$T/img"
+	cp -p "$2" "$T/img"
 	cp "$T/img" "$T/img.before"
 	"$E2LAYOUT" -w -R "$4" "$T/img" > "$T/out" 2>&1 &&
 		{ cat "$T/out"; fail "$1: not refused"; }
@@ -86,10 +87,13 @@ else
 fi
 [ "$(calls)" -ge 8 ] || fail "e2fsck ran $(calls) times for 8 refusals"
 
-# Checked since last written: applied with no e2fsck run.
-cp "$T/base.img" "$T/img"
+# Checked since last written (s_lastcheck 2024, s_wtime 2020, the image
+# file last modified in 2023): applied with no e2fsck run.
+cp "$T/base.img" "$T/checked.img"
 printf 'set_current_time 20200101\nssv lastcheck 20240101\n' |
-	debugfs -w -f - "$T/img" >/dev/null 2>&1
+	debugfs -w -f - "$T/checked.img" >/dev/null 2>&1
+touch -d "2023-06-01 00:00:00" "$T/checked.img"
+cp -p "$T/checked.img" "$T/img"
 : > "$T/fsck.calls"
 "$E2LAYOUT" -w -R "defrag /big" "$T/img" > "$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "defrag of a checked filesystem"; }
@@ -98,6 +102,24 @@ grep -q "checked since it was last written" "$T/out" || { cat "$T/out"; fail "no
 [ "$(extents_of "$T/img" /big)" = 1 ] || fail "big not defragmented"
 fsck_clean "$T/img" || { cat "$T/fsck.out"; fail "e2fsck after defrag"; }
 echo "ok: s_lastcheck >= s_wtime: no e2fsck run"
+
+# The same superblock, but the image file written since (here only its
+# time: a copy): e2fsck -fn runs.
+cp "$T/checked.img" "$T/img"
+: > "$T/fsck.calls"
+"$E2LAYOUT" -w -R "defrag /big --no-undo" "$T/img" > "$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "defrag of a copied checked image"; }
+[ "$(calls)" = 1 ] || fail "e2fsck did not run on an image newer than its check"
+echo "ok: an image file modified after its check is checked again"
+
+# An inode edited in place leaves the superblock's stamps as they were
+# (checked since written) but not the image file's time: refused.
+cp -p "$T/checked.img" "$T/sif.img"
+debugfs -w -R "sif /f4 links_count 3" "$T/sif.img" >/dev/null 2>&1
+dumpe2fs -h "$T/sif.img" 2>/dev/null | grep -q "^Last write time:.*2020" ||
+	fail "debugfs sif moved the write time: the case proves nothing"
+refused "inode edited in place" "$T/sif.img" "ref count is 3, should be 1" \
+	"defrag /big"
 
 # Written since its last check: e2fsck -fn runs first (with -C), then apply.
 cp "$T/base.img" "$T/img"
