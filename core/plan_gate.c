@@ -242,6 +242,49 @@ static errcode_t flush_own(struct session *s, struct plan *p)
 	return 0;
 }
 
+/* Whether this session holds the filesystem's MMP block. */
+static int holds_mmp(ext2_filsys fs)
+{
+	return ext2fs_has_feature_mmp(fs->super) &&
+	       (fs->flags & EXT2_FLAG_RW) && !(fs->flags & EXT2_FLAG_SKIP_MMP);
+}
+
+/*
+ * e2fsck will not check a filesystem whose MMP block says it is being
+ * checked, which is what a -w open makes it say: the block is released
+ * for the check (the writer's lock still keeps local writers out) and
+ * taken again after it, which waits as every MMP open does.
+ */
+static errcode_t mmp_release(struct session *s)
+{
+	errcode_t err;
+
+	if (!holds_mmp(s->fs))
+		return 0;
+	err = ext2fs_mmp_stop(s->fs);
+	if (err)
+		out_error(s->out, "apply", err, "while releasing the MMP block "
+			  "of %s for e2fsck", s->device);
+	return err;
+}
+
+/* Takes the MMP block again after the check; when another node took it
+ * meanwhile, the session writes nothing more (1). */
+static int mmp_retake(struct session *s)
+{
+	errcode_t err;
+
+	if (!holds_mmp(s->fs))
+		return 0;
+	err = ext2fs_mmp_start(s->fs);
+	if (!err)
+		return 0;
+	out_error(s->out, "apply", err, "while taking the MMP block of %s "
+		  "again after e2fsck (is another node using it?)", s->device);
+	refuse_stale(s, "the MMP block");
+	return 1;
+}
+
 /* Runs e2fsck -fn; 0 when it reports nothing. */
 static errcode_t run_fsck(struct session *s)
 {
@@ -262,8 +305,13 @@ static errcode_t run_fsck(struct session *s)
 	}
 	out_printf(s->out, "checking the filesystem (e2fsck -fn %s) before "
 		   "changing it...\n", s->device);
+	err = mmp_release(s);
+	if (err)
+		return err;
 	err = fsck_run(prog, s->device, s->check_progress,
 		       s->check_progress_ctx, &r);
+	if (mmp_retake(s))
+		return E2L_ERR_STALE_PLAN;
 	if (err) {
 		out_error(s->out, "apply", err, "while running %s", prog);
 		return err;
@@ -364,16 +412,6 @@ errcode_t plan_gate(struct session *s, struct plan *p,
 			  "is not run, so nothing but the plan's own blocks is "
 			  "checked before %s is changed", s->device);
 		return 0;
-	}
-	if (ext2fs_has_feature_mmp(s->fs->super)) {
-		/* this session's MMP block says "being checked" */
-		out_error(s->out, "apply", 0, "%s uses MMP (multiple-mount "
-			  "protection), which this session holds: e2fsck -fn "
-			  "cannot check it now.  Run e2fsck -f %s before "
-			  "opening it (apply then finds it checked since it "
-			  "was last written), or give --no-fsck", s->device,
-			  s->device);
-		return E2L_ERR_NOT_CLEAN;
 	}
 	return run_fsck(s);
 }
