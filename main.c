@@ -36,10 +36,11 @@ static void usage(FILE *f)
 "       e2layout --man | --complete-words\n"
 "\n"
 "Options:\n"
-"  -w            open read-write (refused on a mounted filesystem)\n"
+"  -w            open read-write (refused on a mounted filesystem; one\n"
+"                writer at a time: held locked until the end)\n"
 "  -c            catastrophic mode: do not read bitmaps, ignore errors\n"
 "  -z FILE       record every write in an e2undo(8) undo file\n"
-"  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock\n"
+"  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock (read-only)\n"
 "  -R REQUEST    run one request and exit\n"
 "  -f FILE       run the requests in FILE (- for standard input)\n"
 "  --json        one JSON document per request on standard output\n"
@@ -269,6 +270,12 @@ int main(int argc, char **argv)
 	o.device = argv[optind];
 
 	sink_init_stdio(&out, o.json ? SINK_JSON : SINK_TEXT);
+	/* -w with -s (a backup superblock) would rewrite the primary area */
+	if (session_refuse_rw_backup_sb(&out, "e2layout", o.device, o.flags,
+					o.superblock, o.blocksize)) {
+		sink_free(&out);
+		return EXIT_USAGE;
+	}
 	session_init(&s, &out);
 	err = session_open(&s, o.device, o.flags, o.undo, o.superblock,
 			   o.blocksize);

@@ -30,13 +30,18 @@ static int do_init_filesys(struct session *s, int argc, char **argv)
 			  "initialize it");
 		return CMD_FAIL;
 	}
+	/* a writer like any -w session: one at a time */
+	if (session_lock(s, argv[1]))
+		return CMD_FAIL;
 	err = ext2fs_initialize(argv[1], 0, &param, unix_io_manager, &fs);
 	if (err) {
+		session_unlock(s);
 		out_error(s->out, argv[1], err, "while initializing filesystem");
 		return CMD_FAIL;
 	}
 	s->device = strdup(argv[1]);
 	if (!s->device) {
+		session_unlock(s);
 		ext2fs_free(fs);
 		out_error(s->out, argv[0], EXT2_ET_NO_MEMORY, NULL);
 		return CMD_FAIL;

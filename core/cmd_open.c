@@ -80,6 +80,10 @@ static int do_open(struct session *s, int argc, char **argv)
 			  "must also specify the block size");
 		return CMD_FAIL;
 	}
+	/* -w with -s would rewrite the primary superblock from the backup */
+	if (session_refuse_rw_backup_sb(s->out, argv[0], dev, flags, sb,
+					bsize))
+		return CMD_FAIL;
 	if (data) {
 		if (!(extra & EXT2_FLAG_IMAGE_FILE)) {
 			out_error(s->out, dev, 0, "The -d option is only valid "

@@ -325,7 +325,10 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 	if (!shown)
 		for (q = p; q; q = q->next)
 			plan_show(s, q);
-	if (s->plan_only || !(s->fs->flags & EXT2_FLAG_RW)) {
+	/* (a -w session whose disk changed under it is read-only now:
+	 * apply says why) */
+	if (s->plan_only ||
+	    (!(s->fs->flags & EXT2_FLAG_RW) && !s->fs_changed)) {
 		if (!sink_is_json(s->out))
 			out_printf(s->out, "Nothing is written yet: %s"
 				   "`plan save FILE` keeps the plan.\n",

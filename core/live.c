@@ -35,16 +35,21 @@ static void unescape(char *s)
 
 /*
  * Finds the mountinfo line of an ext* mount of device maj:min; copies its
- * mount point and source.  Prefers a mount of the filesystem's root.
+ * mount point and source.  Prefers the mount whose mount point is path
+ * (when path is set and one is; *exact says so), then a mount of the
+ * filesystem's root.
  */
-static errcode_t find_mount(unsigned maj, unsigned min, char *mnt,
-			    size_t mlen, char *src, size_t slen)
+static errcode_t find_mount(unsigned maj, unsigned min, const char *path,
+			    char *mnt, size_t mlen, char *src, size_t slen,
+			    bool *exact)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "r");
 	char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 
+	if (exact)
+		*exact = false;
 	if (!f)
 		return errno;
 	while (getline(&line, &cap, f) > 0) {
@@ -62,14 +67,22 @@ static errcode_t find_mount(unsigned maj, unsigned min, char *mnt,
 		if (strcmp(type, "ext4") && strcmp(type, "ext3") &&
 		    strcmp(type, "ext2"))
 			continue;
-		if (found && strcmp(root, "/"))
-			continue;
 		unescape(point);
+		if (path && !strcmp(point, path)) {
+			unescape(source);
+			snprintf(mnt, mlen, "%s", point);
+			snprintf(src, slen, "%s", source);
+			found = 1;
+			*exact = true;
+			break;
+		}
+		if (found == 2 || (found && strcmp(root, "/")))
+			continue;	/* keep the first mount of the root */
 		unescape(source);
 		snprintf(mnt, mlen, "%s", point);
 		snprintf(src, slen, "%s", source);
-		found = 1;
-		if (!strcmp(root, "/"))
+		found = strcmp(root, "/") ? 1 : 2;
+		if (found == 2 && !path)
 			break;
 	}
 	free(line);
@@ -77,17 +90,21 @@ static errcode_t find_mount(unsigned maj, unsigned min, char *mnt,
 	return found ? 0 : ENOENT;
 }
 
-errcode_t live_device_of_dir(const char *dir, char *dev, size_t len)
+errcode_t live_device_of_dir(const char *dir, char *dev, size_t len,
+			     char *mnt, size_t mlen, bool *is_mount_point)
 {
-	char mnt[PATH_MAX];
+	char real[PATH_MAX];
 	struct stat st;
 
+	*is_mount_point = false;
 	if (stat(dir, &st))
 		return errno;
 	if (!S_ISDIR(st.st_mode))
 		return ENOTDIR;
-	return find_mount(major(st.st_dev), minor(st.st_dev), mnt,
-			  sizeof(mnt), dev, len);
+	if (!realpath(dir, real))
+		return errno;
+	return find_mount(major(st.st_dev), minor(st.st_dev), real, mnt,
+			  mlen, dev, len, is_mount_point);
 }
 
 /* NAME under /sys/fs/ext4 for a device number. */
@@ -127,8 +144,8 @@ errcode_t live_attach(const char *mnt, struct live_info **lp)
 	l->major = major(st.st_dev);
 	l->minor = minor(st.st_dev);
 	l->kdev = ((__u64)l->major << 20) | l->minor;
-	err = find_mount(l->major, l->minor, l->mnt, sizeof(l->mnt),
-			 l->source, sizeof(l->source));
+	err = find_mount(l->major, l->minor, NULL, l->mnt, sizeof(l->mnt),
+			 l->source, sizeof(l->source), NULL);
 	if (err) {
 		free(l);
 		return err;

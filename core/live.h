@@ -7,6 +7,7 @@
 
 #include <ext2fs/ext2fs.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -20,10 +21,14 @@ struct live_info {
 };
 
 /*
- * Finds the ext2/3/4 mount holding directory dir (via /proc/self/mountinfo)
- * and copies its device into dev.  ENOENT when dir is on no ext* mount.
+ * Finds the ext2/3/4 mount holding directory dir (via /proc/self/mountinfo):
+ * copies its device into dev and its mount point into mnt, and sets
+ * *is_mount_point when dir is that mount point itself (a mount's root, a
+ * bind mount's too) rather than a directory somewhere below it.  ENOENT
+ * when dir is on no ext* mount.
  */
-errcode_t live_device_of_dir(const char *dir, char *dev, size_t len);
+errcode_t live_device_of_dir(const char *dir, char *dev, size_t len,
+			     char *mnt, size_t mlen, bool *is_mount_point);
 
 /* Sets up *lp for the filesystem mounted on mnt.  Free with live_free. */
 errcode_t live_attach(const char *mnt, struct live_info **lp);

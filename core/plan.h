@@ -153,6 +153,17 @@ struct apply_opts;
  * NULL) carries the operator's options (--no-fsck). */
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o);
+/*
+ * plan_gate.c: before apply writes anything, confirms that the disk still
+ * holds what the session planned from (else E2L_ERR_STALE_PLAN, and the
+ * session writes nothing more), writes the session's own pending changes,
+ * and that the filesystem is known to be consistent: checked since last
+ * written (s_lastcheck), or e2fsck -fn reports nothing (else
+ * E2L_ERR_NOT_CLEAN; o->no_fsck skips the run, with a warning).  Prints
+ * why it refuses.  Fixes p's fingerprints for the session's own write.
+ */
+errcode_t plan_gate(struct session *s, struct plan *p,
+		    const struct apply_opts *o);
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */
 errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 			    __u32 iblock[EXT2_N_BLOCKS], char **meta_buf);

@@ -4,6 +4,7 @@
  * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
+#include "e2l_err.h"
 #include "quota_update.h"
 
 #include <errno.h>
@@ -370,39 +371,45 @@ static errcode_t repack(ext2_filsys fs, struct plan *p)
 	return plan_repack_run(fs, p);
 }
 
-/* Refuses states in which writing is unsafe; prints why. */
-static int check_safe(struct session *s)
+/* Refuses states in which writing is unsafe; prints why.  Returns
+ * E2L_ERR_UNSAFE (E2L_ERR_STALE_PLAN when the disk changed under a
+ * session, which then writes nothing more). */
+static errcode_t check_safe(struct session *s)
 {
 	ext2_filsys fs = s->fs;
 	int mf = 0;
 	char mp[256] = "";
 
+	if (s->fs_changed)
+		return plan_gate(s, NULL, NULL);	/* says why */
 	if (!(fs->flags & EXT2_FLAG_RW)) {
 		out_error(s->out, "apply", 0, "the filesystem is open "
 			  "read-only; reopen it with -w to apply a plan");
-		return 1;
+		return E2L_ERR_UNSAFE;
 	}
+	/* busy: the O_EXCL writer's lock is this session's own */
 	if (!ext2fs_check_mount_point(s->device, &mf, mp, sizeof(mp)) &&
-	    (mf & (EXT2_MF_MOUNTED | EXT2_MF_BUSY))) {
+	    ((mf & EXT2_MF_MOUNTED) ||
+	     ((mf & EXT2_MF_BUSY) && s->lock_fd < 0))) {
 		out_error(s->out, "apply", 0, "%s is mounted or in use%s%s; "
 			  "refusing to change its layout", s->device,
 			  mp[0] ? " on " : "", mp);
-		return 1;
+		return E2L_ERR_UNSAFE;
 	}
 	if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
 		out_error(s->out, "apply", 0, "the journal needs recovery; "
 			  "run e2fsck first");
-		return 1;
+		return E2L_ERR_UNSAFE;
 	}
 	if (fs->super->s_state & EXT2_ERROR_FS) {
 		out_error(s->out, "apply", 0, "the filesystem has errors "
 			  "recorded (s_state); run e2fsck -f first");
-		return 1;
+		return E2L_ERR_UNSAFE;
 	}
 	if (!(fs->super->s_state & EXT2_VALID_FS)) {
 		out_error(s->out, "apply", 0, "the filesystem was not cleanly "
 			  "unmounted; run e2fsck -f first");
-		return 1;
+		return E2L_ERR_UNSAFE;
 	}
 	return 0;
 }
@@ -412,14 +419,17 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 {
 	int own_undo = 0;
 	struct plan *q;
-	errcode_t err = 0, e;
+	errcode_t err = 0, e, stale = 0;
+	__u32 wtime;
 
-	(void)o;	/* the consistency gate reads o->no_fsck */
-	if (check_safe(s))
-		return EXT2_ET_RO_FILSYS;
+	err = check_safe(s);
+	if (!err)
+		err = plan_gate(s, p, o);
+	if (err)
+		return err;
 	for (q = p; q; q = q->next)
 		if (plan_check_fp(s, q) || plan_check_sane(s, q))
-			return EXT2_ET_RO_FILSYS;
+			return E2L_ERR_STALE_PLAN;
 	err = quota_check_plan(s, "apply", p);
 	if (err)
 		return err;
@@ -432,6 +442,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		err = set_undo_io_backing_manager(unix_io_manager);
 		if (!err)
 			err = set_undo_io_backup_file((char *)undo_path);
+		wtime = s->fs->super->s_wtime;
 		if (!err)
 			err = reopen(s, undo_io_manager);
 		/* Undo records in 32 KiB chunks (as mke2fs asks): far fewer
@@ -447,12 +458,18 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			return err;
 		}
 		own_undo = 1;
+		/* a session that wrote (an MMP block, its own changes) has
+		 * its superblock rewritten by that close: its write time is
+		 * the session's own, not another writer's */
+		for (q = p; q; q = q->next)
+			if (q->fp.wtime == wtime)
+				q->fp.wtime = s->fs->super->s_wtime;
 		if (plan_check_fp(s, p))
-			err = EXT2_ET_RO_FILSYS;
+			stale = E2L_ERR_STALE_PLAN;	/* said why */
 	}
 	prog_begin(s, p);
 	fault_install(s->fs);
-	for (q = p; q && !err; q = q->next) {
+	for (q = p; q && !err && !stale; q = q->next) {
 		err = q->create_name[0] ?
 		      run_journaled(s->fs, q, plan_create_file) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
@@ -478,5 +495,5 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 				err = e;
 		}
 	}
-	return err;
+	return err ? err : stale;
 }

@@ -18,6 +18,7 @@ void session_init(struct session *s, struct sink *out)
 {
 	memset(s, 0, sizeof(*s));
 	s->out = out;
+	s->lock_fd = -1;
 	e2l_err_init();
 }
 
@@ -37,12 +38,8 @@ static errcode_t check_writable(struct session *s, const char *device)
 			  s->mount_point);
 		return EBUSY;
 	}
-	if (s->mount_flags & EXT2_MF_BUSY) {
-		out_error(s->out, "e2layout", 0,
-			  "%s is in use by the system; refusing to open it "
-			  "read-write", device);
-		return EBUSY;
-	}
+	if (s->mount_flags & EXT2_MF_BUSY)
+		return session_lock_busy(s, device);
 	return 0;
 }
 
@@ -81,19 +78,28 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
 			 s->extra_open_flags;
 	io_manager io = unix_io_manager;
-	char dev[PATH_MAX];
+	char dev[PATH_MAX], mnt[PATH_MAX];
+	bool is_mnt = false;
 	struct stat st;
 	errcode_t err;
 
 	if (s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
 	if (!stat(device, &st) && S_ISDIR(st.st_mode)) {
-		/* a mount point (or any directory of a mounted ext*) */
-		err = live_device_of_dir(device, dev, sizeof(dev));
+		/* a mount point names its filesystem; any other directory
+		 * is a mistake, never "the disk below it" */
+		err = live_device_of_dir(device, dev, sizeof(dev), mnt,
+					 sizeof(mnt), &is_mnt);
 		if (err) {
 			out_error(s->out, "e2layout", 0, "%s is a directory on "
 				  "no mounted ext2/3/4 filesystem", device);
 			return err;
+		}
+		if (!is_mnt) {
+			out_error(s->out, "e2layout", 0, "%s is a directory "
+				  "but not a mount point; give the mount point "
+				  "%s or the device %s", device, mnt, dev);
+			return EXT2_ET_BAD_DEVICE_NAME;
 		}
 		device = dev;
 	}
@@ -133,6 +139,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		open_flags |= EXT2_FLAG_THREADS;
 	if (flags & SESSION_RW) {
 		err = check_writable(s, device);
+		if (!err)
+			err = session_lock(s, device);
 		if (err)
 			return err;
 		open_flags |= EXT2_FLAG_RW;
@@ -143,6 +151,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			if (err) {
 				out_error(s->out, undo_file, err,
 					  "while setting up the undo file");
+				session_unlock(s);
 				return err;
 			}
 			io = undo_io_manager;
@@ -181,6 +190,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->fs = NULL;
 		live_free(s->live);
 		s->live = NULL;
+		session_unlock(s);
 		out_error(s->out, s->open_who ? s->open_who : "e2layout", err,
 			  "while trying to open %s", device);
 		return err;
@@ -195,6 +205,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		ext2fs_close_free(&s->fs);
 		live_free(s->live);
 		s->live = NULL;
+		session_unlock(s);
 		return EXT2_ET_FILE_RO;
 	}
 
@@ -262,8 +273,10 @@ errcode_t session_close(struct session *s)
 
 	plan_free(s->plan);
 	s->plan = NULL;
-	if (!s->fs)
+	if (!s->fs) {
+		session_unlock(s);
 		return 0;
+	}
 	session_invalidate(s);
 	if (s->extent) {
 		ext2fs_extent_free(s->extent);
@@ -299,6 +312,8 @@ errcode_t session_close(struct session *s)
 	free(s->undo_file);
 	s->device = s->undo_file = NULL;
 	s->loaded = 0;
+	session_unlock(s);	/* after the last write */
+	s->fs_changed = s->wrote = false;
 	return err;
 }
 

@@ -60,6 +60,20 @@ struct session {
 	void (*apply_progress)(void *ctx, unsigned long long done,
 			       unsigned long long total);
 	void *apply_progress_ctx;
+	/* the consistency check before an apply (e2fsck -fn, plan_gate.c):
+	 * called with its progress, 0 to 100, or NULL */
+	void (*check_progress)(void *ctx, int pct);
+	void *check_progress_ctx;
+	/* -w: the writer's lock, held from open to close (session_lock.c):
+	 * a flock'ed descriptor of the image or an O_EXCL one of the block
+	 * device; -1 when none */
+	int lock_fd;
+	/* the filesystem changed on disk under this -w session (another
+	 * writer): it applies and writes nothing more (plan_gate.c) */
+	bool fs_changed;
+	/* this session wrote (or let an apply write) since it opened: the
+	 * next apply runs e2fsck -fn whatever s_lastcheck says */
+	bool wrote;
 };
 
 /* Prepares an empty session writing to out. */
@@ -80,6 +94,31 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 
 /* Closes the filesystem (writing it back when opened -w) and frees models. */
 errcode_t session_close(struct session *s);
+
+/*
+ * One writer at a time (session_lock.c).  session_lock takes the exclusive
+ * lock of a -w session on device: flock(LOCK_EX|LOCK_NB) on an image file,
+ * an O_EXCL open of a block device (which keeps out e2fsck -fy, mount and
+ * other exclusive openers too).  When another holds it, prints who (when
+ * /proc tells) and returns E2L_ERR_LOCKED.  session_unlock releases it.
+ */
+errcode_t session_lock(struct session *s, const char *device);
+void session_unlock(struct session *s);
+/* Prints that device is held exclusively by another program (when it can,
+ * which one) and returns E2L_ERR_LOCKED. */
+errcode_t session_lock_busy(struct session *s, const char *device);
+
+/*
+ * The refusal of -w with -s (a backup superblock): opened that way,
+ * libext2fs rewrites the primary superblock and the descriptors from the
+ * backup when it closes.  True (after printing why, with a pointer to
+ * e2fsck -b) when flags ask for -w and superblock is set.  The command line
+ * (main.c) and the open request (cmd_open.c) call it; a personality that
+ * must behave as debugfs does may skip the call.
+ */
+bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
+				 const char *device, unsigned flags,
+				 blk64_t superblock, unsigned blocksize);
 
 /*
  * Makes sure the NEED_* models are loaded.  Cheap when they already are.

@@ -359,6 +359,16 @@ static void on_progress(void *ctx, unsigned long long done,
 	refresh();
 }
 
+/* The consistency check before the writes (e2fsck -fn), 0..100. */
+static void on_check(void *ctx, int pct)
+{
+	struct tui *t = ctx;
+
+	t->edit->check_pct = pct;
+	edit_draw(t);
+	refresh();
+}
+
 static void apply(struct tui *t)
 {
 	struct tui_edit *e = t->edit;
@@ -370,18 +380,23 @@ static void apply(struct tui *t)
 	}
 	e->mode = ED_APPLYING;
 	e->prog_pct = -1;
+	e->check_pct = -1;
 	e->prog_done = e->prog_total = 0;
 	edit_draw(t);
 	refresh();
 	t->scanning = 0;	/* the owner index goes with the old layout */
 	t->s->apply_progress = on_progress;
 	t->s->apply_progress_ctx = t;
+	t->s->check_progress = on_check;
+	t->s->check_progress_ctx = t;
 	strbuf_reset(&e->out);
 	t->capture = &e->out;
 	rc = tui_run_request(t, "apply");
 	t->capture = NULL;
 	t->s->apply_progress = NULL;
 	t->s->apply_progress_ctx = NULL;
+	t->s->check_progress = NULL;
+	t->s->check_progress_ctx = NULL;
 	t->msg[0] = 0;
 	e->ok = rc == CMD_OK;
 	tui_reload(t);		/* the maps show the new layout */
@@ -396,6 +411,12 @@ static void ask_apply(struct tui *t)
 		emsg(e, 1, "%s is mounted: the editor never writes to a "
 		     "mounted filesystem (unmount it, then e2layout -w %s)",
 		     t->s->device, t->s->device);
+		return;
+	}
+	if (t->s->fs_changed) {
+		emsg(e, 1, "%s changed on disk under this session (another "
+		     "program wrote to it): nothing more is written; quit and "
+		     "reopen it to make the plan again", t->s->device);
 		return;
 	}
 	if (!(t->s->fs->flags & EXT2_FLAG_RW)) {

@@ -359,6 +359,13 @@ static void draw_applying(struct tui *t)
 	frame(t, "applying", "applying: do not interrupt (the order is "
 	      "crash-safe; the undo file restores the old bytes)");
 	tui_text(t, 3, 0, t->cols, R_HEAD, "Applying %s ...", e->request + 5);
+	if (e->check_pct >= 0 && e->prog_pct < 0) {
+		/* the consistency check comes before any write */
+		tui_bar(t, 5, 2, bw, e->check_pct / 100.0);
+		tui_text(t, 6, 2, t->cols - 2, R_NORMAL, "checking the "
+			 "filesystem (e2fsck -fn) %d%%", e->check_pct);
+		return;
+	}
 	tui_bar(t, 5, 2, bw, frac > 1 ? 1 : frac);
 	tui_text(t, 6, 2, t->cols - 2, R_NORMAL, "%3d%%  %llu of %llu "
 		 "blocks written", e->prog_pct < 0 ? 0 : e->prog_pct,

@@ -120,6 +120,7 @@ struct tui_edit {
 	int msg_err;
 	unsigned long long prog_done, prog_total;
 	int prog_pct;
+	int check_pct;			/* e2fsck -fn before it, -1 none */
 };
 
 struct tui {
