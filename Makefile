@@ -14,8 +14,9 @@ SAN	?=
 PREFIX	?= /usr/local
 CC	?= cc
 
-PKGS_CORE := ext2fs e2p com_err
-DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
+PKGS_CORE := ext2fs e2p com_err blkid
+DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
+	     libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
 	     hyperfine time jq clang \
 	     groff-base man-db

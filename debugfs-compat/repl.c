@@ -197,26 +197,31 @@ static char *history_path(void)
 
 int shell_interactive(struct session *s)
 {
-	char *hist = history_path();
+	/* debugfs keeps no history file: its personality keeps none */
+	char *hist = s->debugfs ? NULL : history_path();
 	char *line;
 
 	rl_session = s;
-	rl_readline_name = "e2layout";
+	rl_readline_name = session_prog(s);
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t\"";
+	/* a line of more than CMD_LINE_MAX bytes is read as several, as
+	 * debugfs's fgets reads it */
+	rl_num_chars_to_read = CMD_LINE_MAX;
 	using_history();
 	stifle_history(HISTORY_MAX);
 	if (hist)
 		read_history(hist);
 
-	while (!s->quit && (line = readline(s->extent_prompt ? s->extent_prompt :
-						"e2layout: ")) != NULL) {
+	s->listening = true;
+	while (!s->quit && (line = readline(shell_prompt(s))) != NULL) {
 		if (line[strspn(line, " \t")]) {
 			add_history(line);
 			cmd_run_line(s, line);
 		}
 		free(line);
 	}
+	s->listening = false;
 	if (!s->quit)
 		putchar('\n');
 	if (hist) {
