@@ -4,6 +4,7 @@
 #include "fs_probe.h"
 
 #include <blkid.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,26 @@ void fs_probe_report(struct sink *out, const char *device)
 	 * extra lines for ext* (mount and creation times) never apply. */
 	if (!probe_superblocks(out, device))
 		probe_partitions(out, device);
+}
+
+char *fs_probe_journal_dev(ext2_filsys fs)
+{
+	const __u8 *u = fs->super->s_journal_uuid;
+	char uuid[37];
+	blkid_cache cache = NULL;
+	char *name = NULL;
+
+	snprintf(uuid, sizeof(uuid), "%02x%02x%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3],
+		 u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+		 u[13], u[14], u[15]);
+	if (blkid_get_cache(&cache, NULL) < 0)
+		cache = NULL;
+	if (cache)
+		name = blkid_get_devname(cache, "UUID", uuid);
+	if (!name && fs->super->s_journal_dev)
+		name = blkid_devno_to_devname(fs->super->s_journal_dev);
+	if (cache)
+		blkid_put_cache(cache);
+	return name;
 }

@@ -2,6 +2,8 @@
 #ifndef E2L_FS_PROBE_H
 #define E2L_FS_PROBE_H
 
+#include <ext2fs/ext2fs.h>
+
 #include "sink.h"
 
 /*
@@ -11,5 +13,12 @@
  * in IMG" on the error channel).  Says nothing when blkid finds nothing.
  */
 void fs_probe_report(struct sink *out, const char *device);
+
+/*
+ * The device holding fs's external journal, as debugfs looks for it: the
+ * block device libblkid knows by the journal's UUID, else the one with
+ * s_journal_dev's number.  A malloc'd path (free it), or NULL.
+ */
+char *fs_probe_journal_dev(ext2_filsys fs);
 
 #endif
