@@ -9,7 +9,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char dfs_usage[] =
 	"Usage: %s [-b blocksize] [-s superblock] [-f cmd_file] "
@@ -131,10 +130,8 @@ int dfs_main(int argc, char **argv)
 			return 1;
 		}
 		status = (int)s.unknown;
-	} else if (isatty(STDIN_FILENO)) {
-		shell_interactive(&s);
 	} else {
-		shell_run_pipe(&s, stdin, 1);
+		shell_listen(&s);
 	}
 	session_close(&s);
 	sink_free(&out);

@@ -22,6 +22,12 @@ int shell_run_file(struct session *s, FILE *f, int echo);
  * bytes ignored, lines bounded as above.  Returns s->failed. */
 int shell_run_pipe(struct session *s, FILE *f, int echo);
 
+/* debugfs's listener, for the debugfs personality: every line through
+ * GNU readline as debugfs reads its standard input (on a pipe too, where
+ * readline echoes each line after the prompt), debugfs's completion, at
+ * most CMD_LINE_MAX bytes a line.  Returns s->failed. */
+int shell_listen(struct session *s);
+
 /* The interactive shell on GNU readline, with history and completion. */
 int shell_interactive(struct session *s);
 
