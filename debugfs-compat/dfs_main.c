@@ -47,6 +47,14 @@ static int run_file(struct session *s, const char *name)
 	return 0;
 }
 
+/* debugfs loads readline unless SS_READLINE_PATH says none. */
+static int no_readline(void)
+{
+	const char *p = getenv("SS_READLINE_PATH");
+
+	return p && (!*p || !strcmp(p, "none"));
+}
+
 int dfs_main(int argc, char **argv)
 {
 	struct dfs_open_args a = {0};
@@ -130,6 +138,8 @@ int dfs_main(int argc, char **argv)
 			return 1;
 		}
 		status = (int)s.unknown;
+	} else if (no_readline()) {
+		shell_run_plain(&s, stdin);
 	} else {
 		shell_listen(&s);
 	}

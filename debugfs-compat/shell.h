@@ -28,6 +28,10 @@ int shell_run_pipe(struct session *s, FILE *f, int echo);
  * most CMD_LINE_MAX bytes a line.  Returns s->failed. */
 int shell_listen(struct session *s);
 
+/* The same without readline, as debugfs listens when SS_READLINE_PATH is
+ * "none" or empty: the prompt, no echo, fgets's bound.  Returns s->failed. */
+int shell_run_plain(struct session *s, FILE *f);
+
 /* The interactive shell on GNU readline, with history and completion. */
 int shell_interactive(struct session *s);
 

@@ -102,3 +102,31 @@ int shell_run_pipe(struct session *s, FILE *f, int echo)
 	s->listening = false;
 	return s->failed;
 }
+
+/*
+ * debugfs's listener without readline (SS_READLINE_PATH=none): the prompt,
+ * then fgets into BUFSIZ bytes, nothing echoed; the line ends at its first
+ * newline, and an empty line does nothing.
+ */
+int shell_run_plain(struct session *s, FILE *f)
+{
+	char line[CMD_LINE_MAX + 1];
+	char *nl;
+
+	s->listening = true;
+	while (!s->quit) {
+		out_printf(s->out, "%s", shell_prompt(s));
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), f))
+			break;
+		nl = strchr(line, '\n');
+		if (nl) {
+			*nl = 0;
+			if (nl == line)
+				continue;
+		}
+		cmd_run_line(s, line);
+	}
+	s->listening = false;
+	return s->failed;
+}

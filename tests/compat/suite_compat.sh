@@ -47,10 +47,24 @@ run() {
 }
 
 if [ "$mode" = --tests ]; then
-	run "$real" debugfs
+	# The control run depends on the installed e2fsprogs and the suite
+	# only: kept in $E2L_BUILD/compat for the next run while both stay.
+	key=$( { debugfs -V 2>&1; ls -lR "$suite"; } | cksum)
+	cache=${E2L_BUILD:+$E2L_BUILD/compat/suite-debugfs.ok}
+	if [ -n "$cache" ] && [ -f "$cache" ] &&
+	   [ "$(head -1 "$cache")" = "$key" ]; then
+		sed 1d "$cache" > "$work/want"
+		echo "debugfs: $(wc -l < "$work/want") tests pass (the control" \
+		     "run kept in $cache)"
+	else
+		run "$real" debugfs
+		grep ' ok$' "$work/debugfs/results/SUMMARY" | cut -d' ' -f1 |
+			sort > "$work/want"
+		if [ -n "$cache" ] && mkdir -p "${cache%/*}"; then
+			{ echo "$key"; cat "$work/want"; } > "$cache"
+		fi
+	fi
 	run "$E2LAYOUT" e2layout
-	grep ' ok$' "$work/debugfs/results/SUMMARY" | cut -d' ' -f1 | sort \
-		> "$work/want"
 	grep ' ok$' "$work/e2layout/results/SUMMARY" | cut -d' ' -f1 | sort \
 		> "$work/got"
 	[ -s "$work/want" ] || { echo "FAIL: no test passed with debugfs"; exit 1; }
