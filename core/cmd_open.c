@@ -24,8 +24,8 @@ errcode_t dfs_open_filesystem(struct session *s,
 	errcode_t e;
 
 	if (a->superblock && !a->blocksize) {
-		out_error(s->out, a->device, 0, "if you specify the superblock, "
-			  "you must also specify the block size");
+		out_error(s->out, a->device, 0, "if you specify the "
+			  "superblock, you must also specify the block size");
 		return EINVAL;
 	}
 	if (a->data_source) {

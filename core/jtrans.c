@@ -224,7 +224,8 @@ static errcode_t check_ext_super(ext2_filsys fs, io_channel io,
 	err = io_channel_read_blk64(io, sb_blk, 1, buf);
 	if (err)
 		goto out;
-	js = (struct ext2_super_block *)(sb_blk ? buf : buf + SUPERBLOCK_OFFSET);
+	js = (struct ext2_super_block *)(sb_blk ? buf :
+					 buf + SUPERBLOCK_OFFSET);
 #ifdef WORDS_BIGENDIAN
 	if (js->s_magic == ext2fs_swab16(EXT2_SUPER_MAGIC))
 		ext2fs_swap_super(js);

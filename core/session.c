@@ -97,8 +97,9 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		/* a mount point (or any directory of a mounted ext*) */
 		err = live_device_of_dir(device, dev, sizeof(dev));
 		if (err) {
-			out_error(s->out, session_prog(s), 0, "%s is a directory on "
-				  "no mounted ext2/3/4 filesystem", device);
+			out_error(s->out, session_prog(s), 0, "%s is a "
+				  "directory on no mounted ext2/3/4 filesystem",
+				  device);
 			return err;
 		}
 		device = dev;
@@ -160,8 +161,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			err = set_undo_io_backup_file((char *)undo_file);
 		if (err) {
 			if (s->debugfs)
-				out_error(s->out, "debugfs", err, "while trying "
-					  "to setup undo file\n");
+				out_error(s->out, "debugfs", err,
+					  "while trying to setup undo file\n");
 			else
 				out_error(s->out, undo_file, err,
 					  "while setting up the undo file");
