@@ -17,6 +17,8 @@ case "$(debugfs -V 2>&1 | head -1)" in
 *) skip "the oracle must be debugfs 1.47.0" ;;
 esac
 export TZ=GMT LC_ALL=C
+# the fixed clock is preloaded: an ASan build must accept a library first
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
 mkdir -p "$T/real" "$T/ours" "$T/d" "$T/e"
 ln -s "$real" "$T/real/debugfs"
 ln -s "$E2LAYOUT" "$T/ours/debugfs"
@@ -68,6 +70,8 @@ run_one() {	# DIR real|link|flag ARGS...
 	rm -f "$T/u.undo"
 	(
 		[ -n "$clock" ] && export LD_PRELOAD="$clock"
+		[ -n "${libext2fs_leaks:-}" ] &&
+			export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 		case $how in
 		real) PATH=$T/real:$PATH debugfs "$@" ;;
 		link) PATH=$T/ours:$PATH debugfs "$@" ;;
@@ -128,10 +132,16 @@ same "missing command file" -- -f "$T/no/such/file" "$img"
 same "options after the device" -- "$img" -R "ls -l"
 same "catastrophic mode keeps -w" -- -c -w -R params "$img"
 same "-d without -i" -- -d "$T/cmds" -R params "$img"
+# libext2fs 1.47.0 itself leaks on these paths (ext2fs_open2 keeps a
+# reference to the image's I/O channel when the e2image header is wrong;
+# the undo manager never frees its bitmap of written blocks): the
+# sanitizer build does not look for leaks there
+libext2fs_leaks=1
 same "-i on a filesystem that is no e2image" -- -i -R params "$img"
 same "-n and -D" -- -n -D -R "stat dir/file" "$img"
 same "-z: the undo file announced" -- -w -z "$T/u.undo" -R "mkdir zz" "$img"
 same "-z read-only" -- -z "$T/u.undo" -R params "$img"
+libext2fs_leaks=
 
 # --- a device that is no ext2/3/4 ---
 head -c 1048576 /dev/zero > "$T/zero"
@@ -162,7 +172,8 @@ grep -q "debugfs" "$T/err" 2>/dev/null && fail "e2layout names debugfs"
 	fail "e2layout -n -D: exit $?"
 debugfs -n -D -R "stat dir/file" "$img" 2>/dev/null | cmp -s - "$T/out" ||
 	fail "e2layout -n -D: not debugfs's output"
-"$E2LAYOUT" -i -R params "$img" > /dev/null 2> "$T/err"
+ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+	"$E2LAYOUT" -i -R params "$img" > /dev/null 2> "$T/err"
 [ $? -eq 3 ] || fail "e2layout -i on an ordinary image: not exit 3"
 "$E2LAYOUT" -d "$T/cmds" -R params "$img" > /dev/null 2> "$T/err"
 grep -q "The -d option is only valid when reading an e2image file" "$T/err" ||

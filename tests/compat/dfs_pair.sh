@@ -40,7 +40,12 @@ tname=$(test_name)
 start=$(date +%s)
 run_e2l() { (exec -a debugfs "$e2l" "$@"); }
 # the two compared runs, on the fixed clock when there is one
-fixed() { [ -n "${E2L_PAIR_PRELOAD:-}" ] && export LD_PRELOAD=$E2L_PAIR_PRELOAD; }
+fixed() {
+	[ -n "${E2L_PAIR_PRELOAD:-}" ] || return 0
+	export LD_PRELOAD=$E2L_PAIR_PRELOAD
+	# an ASan build must accept a preloaded library before its runtime
+	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+}
 cmp_e2l() { (fixed; exec -a debugfs "$e2l" "$@"); }
 cmp_real() { (fixed; exec -a debugfs "$real" "$@"); }
 
