@@ -10,7 +10,8 @@ real=$(command -v debugfs) || skip "no debugfs to compare with"
 export TZ=GMT LC_ALL=C
 # peak memory is e2layout's own: no room for ASan's quarantine of freed
 # blocks (256 MiB by default) in an ASan build
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=1"
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=0"
+export ASAN_OPTIONS="$ASAN_OPTIONS:thread_local_quarantine_size_kb=0"
 MKE2FS_CONFIG=/dev/null mke2fs -q -F -t ext4 -b 1024 "$T/img" 8M \
 	>/dev/null 2>&1 || fail "mke2fs"
 
