@@ -4,7 +4,9 @@
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each
-#   make compat     the debugfs compatibility harnesses and the table of requests
+#   make compat     the debugfs compatibility harnesses and the table of
+#                   requests, and e2fsprogs's own debugfs tests with e2layout
+#   make compat-calls  those tests' every debugfs call through both programs
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -14,8 +16,9 @@ SAN	?=
 PREFIX	?= /usr/local
 CC	?= cc
 
-PKGS_CORE := ext2fs e2p com_err
-DEB_DEPS  := libext2fs-dev comerr-dev libncurses-dev libreadline-dev \
+PKGS_CORE := ext2fs e2p com_err blkid
+DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
+	     libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
 	     hyperfine time jq clang \
 	     groff-base man-db
@@ -55,7 +58,8 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
-.PHONY: all deps demo check check-asan compat bench install clean \
+.PHONY: all deps demo check check-asan compat compat-calls bench install \
+	clean \
 	unit-tests test-images fuzz fuzz-build
 all: $(BIN)
 
@@ -99,14 +103,23 @@ check: $(BIN) $(UNIT_BIN) test-images
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
 
 # both harnesses (read requests, then write scripts), then the table of every
-# debugfs request; fails when any case differs
+# debugfs request; then e2fsprogs's own debugfs tests with e2layout as
+# debugfs, test by test and call by call (skipped, saying so, without
+# ../shared/e2fsprogs-suite); fails when any case differs
 compat: $(BIN) test-images
 	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
 	  E2L_BUILD=$(abspath $(BUILD)); rc=0; \
 	sh tests/compat/t_debugfs_compat.sh || rc=1; \
 	sh tests/compat/t_write_compat.sh || rc=1; \
 	sh tests/compat/t_corpus_compat.sh || rc=1; \
-	echo; sh tests/compat/gen_status.sh --table || rc=1; exit $$rc
+	echo; sh tests/compat/gen_status.sh --table || rc=1; \
+	for m in --tests --calls; do echo; \
+	  sh tests/compat/suite_compat.sh $$m; r=$$?; \
+	  [ $$r -eq 0 ] || [ $$r -eq 77 ] || rc=1; done; exit $$rc
+
+# only the e2fsprogs suite's call-by-call comparison (about 2 minutes)
+compat-calls: $(BIN)
+	@E2LAYOUT=$(abspath $(BIN)) sh tests/compat/suite_compat.sh --calls
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check

@@ -10,6 +10,7 @@
 
 #include "core/cmd.h"
 #include "core/demo.h"
+#include "core/dfs_open.h"
 #include "core/help.h"
 #include "core/lab.h"
 #include "debugfs-compat/shell.h"
@@ -41,11 +42,15 @@ static void usage(FILE *f)
 "  -c            catastrophic mode: do not read bitmaps, ignore errors\n"
 "  -z FILE       record every write in an e2undo(8) undo file\n"
 "  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock (read-only)\n"
+"  -i            DEVICE is an e2image file;  -d FILE  its data source\n"
+"  -n            open despite checksum errors;  -D  direct I/O (O_DIRECT)\n"
 "  -R REQUEST    run one request and exit\n"
 "  -f FILE       run the requests in FILE (- for standard input)\n"
 "  --json        one JSON document per request on standard output\n"
 "  --keys KEYS   (TUI) play a scripted key sequence, for tests\n"
 "  -h, --help    this help;  -V, --version  the version\n"
+"  --debugfs     (first) be debugfs 1.47.0: its options, messages and exit\n"
+"                statuses, as when run under the name debugfs\n"
 "\n"
 "Exit status: 0 all requests succeeded, 1 a request failed, 2 usage error,\n"
 "3 the device could not be opened.  \"help\" inside lists the requests.\n");
@@ -53,10 +58,15 @@ static void usage(FILE *f)
 
 struct options {
 	unsigned flags;
-	const char *undo, *request, *file, *device, *keys;
+	int extra_open;		/* -i -n -D: more EXT2_FLAG_* bits */
+	const char *undo, *request, *file, *device, *keys, *data;
 	blk64_t superblock;
 	unsigned blocksize;
 	int json, shell;
+	/* the debugfs personality (argv[0] "debugfs", or --debugfs): it
+	 * takes debugfs's command line in dfs_main() and never reaches
+	 * e2layout's option checks below */
+	int debugfs;
 };
 
 static int parse_number(const char *s, unsigned long long *v)
@@ -81,9 +91,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 	const char *libver;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+wcz:R:f:s:b:hV", longopts,
+	while ((c = getopt_long(argc, argv, "+wcz:R:f:s:b:hVid:nD", longopts,
 				NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			o->extra_open |= EXT2_FLAG_IMAGE_FILE;
+			break;
+		case 'd':
+			o->data = optarg;
+			break;
+		case 'n':
+			o->extra_open |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+			break;
+		case 'D':
+			o->extra_open |= EXT2_FLAG_DIRECT_IO;
+			break;
 		case 'w':
 			o->flags |= SESSION_RW;
 			break;
@@ -218,15 +240,38 @@ static void complete_words(void)
 	}
 }
 
+/* Run as "debugfs" (a link, exec -a) or with --debugfs first: the debugfs
+ * personality.  --debugfs is taken out and argv[0] becomes "debugfs", the
+ * name debugfs's own messages carry. */
+static int debugfs_personality(int *argc, char ***argv)
+{
+	const char *base = strrchr((*argv)[0], '/');
+
+	base = base ? base + 1 : (*argv)[0];
+	if (!strcmp(base, "debugfs"))
+		return 1;
+	if (*argc > 1 && !strcmp((*argv)[1], "--debugfs")) {
+		(*argv)[1] = (char *)"debugfs";
+		(*argc)--;
+		(*argv)++;
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {0};
+	struct dfs_open_args a = {0};
 	struct session s;
 	struct sink out;
 	errcode_t err;
 	int rc;
 
 	add_error_table(&et_ext2_error_table);
+	o.debugfs = debugfs_personality(&argc, &argv);
+	if (o.debugfs)
+		return dfs_main(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "--man")) {
 		sink_init_stdio(&out, SINK_TEXT);
 		help_write_man(&out);
@@ -277,8 +322,14 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	session_init(&s, &out);
-	err = session_open(&s, o.device, o.flags, o.undo, o.superblock,
-			   o.blocksize);
+	a.device = o.device;
+	a.data_source = o.data;
+	a.undo = o.undo;
+	a.flags = o.flags;
+	a.extra = o.extra_open;
+	a.superblock = o.superblock;
+	a.blocksize = o.blocksize;
+	err = dfs_open_filesystem(&s, &a);
 	if (err && !o.request && !o.file && (o.shell ? 0 :
 					   isatty(STDIN_FILENO))) {
 		sink_free(&out);
@@ -306,7 +357,7 @@ int main(int argc, char **argv)
 		if (isatty(STDIN_FILENO))
 			shell_interactive(&s);
 		else
-			shell_run_file(&s, stdin, !o.json);
+			shell_run_pipe(&s, stdin, !o.json);
 	} else if (!isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "e2layout: standard output is not a terminal; "
 				"for a script use -R REQUEST, -f FILE, or "

@@ -3,9 +3,9 @@
 #include "cmd.h"
 #include "dfs_requests.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,12 +44,12 @@ errcode_t cmd_split(const char *line, int *argcp, char ***argvp)
 		return ENOMEM;
 	out = (char *)(argv + max_words);
 	for (;;) {
-		while (*p && isspace((unsigned char)*p))
+		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*p)
 			break;
 		word = out;
-		while (*p && !isspace((unsigned char)*p)) {
+		while (*p && *p != ' ' && *p != '\t') {
 			if (*p != '"') {
 				*out++ = *p++;
 				continue;
@@ -137,7 +137,34 @@ static const struct cmd_entry *find_two_words(int argc, char **argv)
 	return cmd_find(name);
 }
 
-int cmd_run_argv(struct session *s, int argc, char **argv)
+/* An unknown request, reported as the personality does: e2layout names
+ * the request; debugfs's -R and -f (ss_perror) show the line as its parser
+ * left it (leading blanks, then the first word), its listener
+ * (ss_listen) the first word up to a blank, quoted. */
+static void not_found(struct session *s, const char *name, const char *lead,
+		      size_t nlead)
+{
+	s->unknown++;
+	if (!s->debugfs) {
+		if (dfs_request_find(name))
+			out_error(s->out, "e2layout", 0,
+				  "%s: this debugfs request is not supported "
+				  "yet (see debugfs-compat/STATUS.md)", name);
+		else
+			out_error(s->out, "e2layout", 0,
+				  "Command not found %s", name);
+	} else if (s->listening) {
+		out_error(s->out, "debugfs", 0, "Unknown request \"%.*s\".  "
+			  "Type \"?\" for a request list.",
+			  (int)strcspn(name, " \t"), name);
+	} else {
+		out_error(s->out, "debugfs", 0, "Command not found %.*s%s",
+			  (int)nlead, lead, name);
+	}
+}
+
+static int dispatch(struct session *s, int argc, char **argv,
+		    const char *lead, size_t nlead)
 {
 	const struct cmd_entry *c;
 	int status, shift = 0;
@@ -151,14 +178,7 @@ int cmd_run_argv(struct session *s, int argc, char **argv)
 		c = cmd_find(argv[0]);
 	sink_command_begin(s->out, argc, argv);
 	if (!c) {
-		if (dfs_request_find(argv[0]))
-			out_error(s->out, "e2layout", 0,
-				  "%s: this debugfs request is not supported "
-				  "yet (see debugfs-compat/STATUS.md)",
-				  argv[0]);
-		else
-			out_error(s->out, "e2layout", 0,
-				  "Command not found %s", argv[0]);
+		not_found(s, argv[0], lead, nlead);
 		status = CMD_FAIL;
 	} else if (check_needs(s, c, argv[0])) {
 		status = CMD_FAIL;
@@ -173,6 +193,24 @@ int cmd_run_argv(struct session *s, int argc, char **argv)
 	return status;
 }
 
+int cmd_run_argv(struct session *s, int argc, char **argv)
+{
+	return dispatch(s, argc, argv, "", 0);
+}
+
+/* debugfs's "!COMMAND": the rest of the line goes to the shell. */
+static int shell_escape(struct session *s, const char *line,
+			const char *command)
+{
+	fflush(stdout);
+	if (system(command) < 0) {
+		out_error(s->out, "debugfs", errno, "%s", line);
+		s->unknown++;	/* ss counts it as a failed line */
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
 int cmd_run_line(struct session *s, const char *line)
 {
 	const char *p = line;
@@ -180,18 +218,27 @@ int cmd_run_line(struct session *s, const char *line)
 	char **argv;
 	errcode_t err;
 
-	while (isspace((unsigned char)*p))
+	/* as debugfs's request parser: blanks are spaces and tabs */
+	while (*p == ' ' || *p == '\t')
 		p++;
-	if (!*p || *p == '#')
+	if (!*p || (*p == '#' && !s->debugfs))
 		return CMD_OK;
+	if (*p == '!' && s->debugfs)
+		return shell_escape(s, line, p + 1);
 	err = cmd_split(p, &argc, &argv);
 	if (err) {
+		/* debugfs says so and goes on: not a failed request there */
+		if (s->debugfs) {
+			out_error(s->out, "debugfs", 0,
+				  "Unbalanced quotes in command line");
+			return CMD_OK;
+		}
 		out_error(s->out, "e2layout", 0,
 			  "Unbalanced quotes in command line: %s", line);
 		s->failed = 1;
 		return CMD_FAIL;
 	}
-	status = cmd_run_argv(s, argc, argv);
+	status = dispatch(s, argc, argv, line, p - line);
 	free(argv);
 	return status;
 }

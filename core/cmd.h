@@ -51,8 +51,8 @@ extern const struct cmd_entry *const cmd_table[];
 const struct cmd_entry *cmd_find(const char *name);
 
 /*
- * Splits line into words as debugfs's request parser does (white space
- * separates; double quotes group, "" inside quotes is a literal quote).
+ * Splits line into words as debugfs's request parser does (spaces and tabs
+ * separate; double quotes group, "" inside quotes is a literal quote).
  * *argvp is one allocation; free it with free().  Returns 0, or EINVAL for
  * an unbalanced quote.
  */
@@ -60,7 +60,9 @@ errcode_t cmd_split(const char *line, int *argcp, char ***argvp);
 
 /*
  * Runs one request line: splits it, finds the command, checks what it needs,
- * runs it and brackets it for JSON.  Blank lines and '#' comments do nothing.
+ * runs it and brackets it for JSON.  Blank lines and '#' comments do nothing
+ * (in the debugfs personality '#' is a request like any other, as it is to
+ * debugfs, and "!COMMAND" runs COMMAND through the shell).
  * Returns CMD_OK or CMD_FAIL and sets s->failed on failure.
  */
 int cmd_run_line(struct session *s, const char *line);
@@ -71,5 +73,9 @@ int cmd_run_argv(struct session *s, int argc, char **argv);
  * so handlers use getopt() as debugfs does.
  */
 void cmd_reset_getopt(void);
+
+/* debugfs's bound on a request line (fgets into BUFSIZ bytes): longer
+ * lines are read as several requests of this many bytes. */
+#define CMD_LINE_MAX	8191
 
 #endif

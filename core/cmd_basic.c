@@ -76,12 +76,31 @@ static void help_json(struct session *s, const struct cmd_entry *c)
 	json_obj_end(s->out);
 }
 
+static int do_lr(struct session *s, int argc, char **argv);
+
+/* debugfs's help (its request library's): the request list, or an info
+ * page it never has. */
+static int dfs_help(struct session *s, int argc, char **argv)
+{
+	if (argc == 1)
+		return do_lr(s, argc, argv);
+	if (argc != 2)
+		out_errtext(s->out, "debugfs (%s): usage:\n\t%s [topic|command]"
+			    "\nor\t%s\n\n", argv[0], argv[0], argv[0]);
+	else
+		out_errtext(s->out, "debugfs (%s): No info directory (null)\n",
+			    argv[0]);
+	return CMD_FAIL;
+}
+
 static int do_help(struct session *s, int argc, char **argv)
 {
 	const struct cmd_entry *const *all;
 	const struct cmd_entry *c;
 	const char *doc;
 
+	if (s->debugfs)
+		return dfs_help(s, argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "topic")) {
 		doc = help_find("topics", argv[2]);
 		if (!doc) {

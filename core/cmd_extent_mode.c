@@ -86,7 +86,8 @@ static int do_extent_open(struct session *s, int argc, char **argv)
 	free(s->extent_prompt);
 	s->extent = h;
 	s->extent_ino = ino;
-	if (asprintf(&s->extent_prompt, "e2layout (extent ino %u): ", ino) < 0)
+	if (asprintf(&s->extent_prompt, "%s (extent ino %u): ",
+		     session_prog(s), ino) < 0)
 		s->extent_prompt = NULL;
 	return CMD_OK;
 }

@@ -82,9 +82,12 @@ static void ht_leaf(struct ht_state *st, blk64_t lblk, char *buf)
 				 "leaf block checksum: 0x%08x  ",
 				 ht_le32((unsigned char *)d + 8));
 		} else {
-			err = ext2fs_dirhash(st->hash_alg, d->name, nlen,
-					     s->fs->super->s_hash_seed, &hash,
-					     &minor);
+			err = ext2fs_dirhash2(st->hash_alg, d->name, nlen,
+					      s->fs->encoding,
+					      st->inode->i_flags &
+					      EXT4_CASEFOLD_FL,
+					      s->fs->super->s_hash_seed,
+					      &hash, &minor);
 			if (err)
 				out_error(o, "htree_dump_leaf_node", err,
 					  "while calculating hash");
@@ -114,7 +117,26 @@ static void ht_leaf(struct ht_state *st, blk64_t lblk, char *buf)
 }
 
 static void ht_node(struct ht_state *st, const unsigned char *ent,
-		    unsigned avail, char *buf, int level);
+		    unsigned avail, __u32 crc, int root, char *buf, int level);
+
+/* The checksum an index block should carry, as debugfs asks libext2fs for
+ * it (-1 after saying why there is none). */
+static __u32 ht_crc(struct ht_state *st, char *block, const char *what,
+		    blk64_t lblk)
+{
+	char where[64];
+	__u32 crc;
+	errcode_t err;
+
+	err = ext2fs_dx_csum(st->s->fs, st->ino,
+			     (struct ext2_dir_entry *)block, &crc, NULL);
+	if (!err)
+		return crc;
+	snprintf(where, sizeof(where), what, (unsigned long long)lblk);
+	out_error(st->s->out, "htree_dump_int_block", err,
+		  "while calculating checksum for %s\n", where);
+	return (__u32)-1;
+}
 
 static void ht_int_block(struct ht_state *st, blk64_t lblk, char *buf,
 			 int level)
@@ -140,29 +162,39 @@ static void ht_int_block(struct ht_state *st, blk64_t lblk, char *buf,
 	err = io_channel_read_blk64(s->fs->io, pblk, 1, buf);
 	if (err) {
 		out_error(s->out, "htree_dump_int_block", err,
-			  "while \treading block %llu\n",
+			  "while reading block %llu\n",
 			  (unsigned long long)lblk);
 		goto out;
 	}
-	ht_node(st, (unsigned char *)buf + 8, s->fs->blocksize - 8, child,
-		level);
+	ht_node(st, (unsigned char *)buf + 8, s->fs->blocksize - 8,
+		ht_crc(st, buf, "logical block %llu", lblk), 0, child, level);
 out:
 	free(child);
 }
 
-/* One index node: its entries, then each child in turn. */
+/* One index node: its entries, then each child in turn.  root: the
+ * entries follow the root's 8-byte info directly (debugfs then counts the
+ * root's 32 bytes before them). */
 static void ht_node(struct ht_state *st, const unsigned char *ent,
-		    unsigned avail, char *buf, int level)
+		    unsigned avail, __u32 crc, int root, char *buf, int level)
 {
 	struct sink *o = st->s->out;
 	unsigned count = ht_le16(ent + 2), limit = ht_le16(ent), i, hash;
+	long rest = (long)st->s->fs->blocksize - (long)limit * 8 -
+		    (root ? 32 : 8);
+	__u32 have;
 
 	out_printf(o, "Number of entries (count): %d\n", count);
 	out_printf(o, "Number of entries (limit): %d\n", limit);
+	/* the dx tail (reserved, checksum) fills what the entries leave */
 	if (ext2fs_has_feature_metadata_csum(st->s->fs->super) &&
-	    (limit + 1) * 8 <= avail)
-		out_printf(o, "Checksum: 0x%08x\n",
-			   ht_le32(ent + limit * 8 + 4));
+	    rest == 8 && (unsigned long)limit * 8 + 8 <= avail) {
+		have = ht_le32(ent + limit * 8 + 4);
+		out_printf(o, "Checksum: 0x%08x", have);
+		if (have != crc)
+			out_printf(o, " --- EXPECTED: 0x%08x", crc);
+		out_printf(o, "\n");
+	}
 	if (count * 8 > avail)
 		count = avail / 8;
 	for (i = 0; i < count; i++) {
@@ -230,7 +262,7 @@ static int do_htree(struct session *s, int argc, char **argv)
 	out_printf(s->out, "\t Hash Version: %d\n", root[4]);
 	out_printf(s->out, "\t Info length: %d\n", root[5]);
 	out_printf(s->out, "\t Indirect levels: %d\n", root[6]);
-	out_printf(s->out, "\t Flags: %d\n", root[7]);
+	out_printf(s->out, "\t Flags: %#x\n", root[7]);
 	json_u64(s->out, "inode", ino);
 	json_u64(s->out, "hash_version", root[4]);
 	json_u64(s->out, "indirect_levels", root[6]);
@@ -244,7 +276,9 @@ static int do_htree(struct session *s, int argc, char **argv)
 		st.hash_alg += 3;
 	ilen = root[5];
 	if (24 + ilen + 8 <= bs)
-		ht_node(&st, root + ilen, bs - 24 - ilen, buf + bs, root[6]);
+		ht_node(&st, root + ilen, bs - 24 - ilen,
+			ht_crc(&st, buf, "htree root", 0), ilen == 8,
+			buf + bs, root[6]);
 	json_arr_end(s->out);
 	ret = CMD_OK;
 out:

@@ -60,7 +60,7 @@ static void find_head(void)
 		goto out;
 	for (;;) {
 		if (jt_bmap(j, blk, &pblk) ||
-		    io_channel_read_blk64(j->fs->io, pblk, 1, b))
+		    io_channel_read_blk64(j->io, pblk, 1, b))
 			break;
 		if (++blk >= j->maxlen)
 			blk -= j->maxlen - j->first;
@@ -162,6 +162,7 @@ static int check_bitmaps(struct session *s, const char *who)
 static int do_jo(struct session *s, int argc, char **argv)
 {
 	int c, csum = 0, ver = 3;
+	const char *ext = NULL;
 	errcode_t err;
 
 	if (check_bitmaps(s, argv[0]))
@@ -181,7 +182,8 @@ static int do_jo(struct session *s, int argc, char **argv)
 		case 'c':
 			csum = 1;
 			break;
-		case 'f':	/* an external journal's file: not supported */
+		case 'f':	/* the external journal's device or file */
+			ext = optarg;
 			break;
 		case 'v':
 			ver = atoi(optarg);
@@ -199,7 +201,7 @@ static int do_jo(struct session *s, int argc, char **argv)
 				   argv[0]);
 		}
 	}
-	err = jt_open_inode(s->fs, &js.j);
+	err = jt_open_fs(s->fs, ext, &js.j);
 	if (err) {
 		out_error(s->out, argv[0], err, "while opening journal");
 		return CMD_FAIL;
@@ -423,10 +425,7 @@ static errcode_t check_journal(ext2_filsys fs)
 	    !fs->super->s_journal_inum && !fs->super->s_journal_dev &&
 	    uuid_null(fs->super->s_journal_uuid))
 		return 0;
-	if (!fs->super->s_journal_inum)
-		return uuid_null(fs->super->s_journal_uuid) ?
-			EXT2_ET_BAD_INODE_NUM : EXT2_ET_LOAD_EXT_JOURNAL;
-	err = jt_open_inode(fs, &j);
+	err = jt_open_fs(fs, NULL, &j);
 	if (err)
 		return err;
 	if (!ext2fs_has_feature_journal(fs->super) ||
@@ -458,11 +457,7 @@ static errcode_t run_journal(struct session *s)
 
 	if (fs->flags & EXT2_FLAG_DIRTY)
 		ext2fs_flush(fs);
-	if (!fs->super->s_journal_inum)	/* no inode; external: unsupported */
-		rerr = uuid_null(fs->super->s_journal_uuid) ?
-			EXT2_ET_BAD_INODE_NUM : EXT2_ET_LOAD_EXT_JOURNAL;
-	else
-		rerr = jt_open_inode(fs, &j);
+	rerr = jt_open_fs(fs, NULL, &j);
 	if (!rerr) {
 		rerr = jt_recover(&j, &n);
 		if (j.bad_pass)

@@ -2,6 +2,7 @@
  * inside a session, set_current_time, supported_features and dump_unused
  * (the free blocks that still hold data). */
 #include "cmd.h"
+#include "dfs_open.h"
 #include "dfs_util.h"
 
 #include <e2p/e2p.h>
@@ -16,51 +17,101 @@ static void open_usage(struct session *s, const char *who)
 		    "<device>\n", who);
 }
 
-static int do_open(struct session *s, int argc, char **argv)
+errcode_t dfs_open_filesystem(struct session *s,
+			      const struct dfs_open_args *a)
 {
-	unsigned flags = 0;
-	int c, err, extra = 0;
-	unsigned long bsize = 0;
-	blk64_t sb = 0;
-	const char *data = NULL, *undo = NULL, *dev;
 	io_channel data_io = NULL;
 	errcode_t e;
+
+	if (a->superblock && !a->blocksize) {
+		out_error(s->out, a->device, 0, "if you specify the "
+			  "superblock, you must also specify the block size");
+		return EINVAL;
+	}
+	/* -w with -s would rewrite the primary superblock from the backup;
+	 * debugfs 1.47.0 allows it, so its personality does too */
+	if (!s->debugfs && session_refuse_rw_backup_sb(s->out, "open",
+			a->device, a->flags, a->superblock, a->blocksize))
+		return EINVAL;
+	if (a->data_source) {
+		if (!(a->extra & EXT2_FLAG_IMAGE_FILE)) {
+			out_error(s->out, a->device, 0, "The -d option is only "
+				  "valid when reading an e2image file");
+			return EINVAL;
+		}
+		e = unix_io_manager->open(a->data_source, 0, &data_io);
+		if (e) {
+			out_error(s->out, a->data_source, 0,
+				  "while opening data source");
+			return e;
+		}
+	}
+	s->extra_open_flags = a->extra;
+	s->open_who = a->who;
+	e = session_open(s, a->device, a->flags, a->undo, a->superblock,
+			 a->blocksize);
+	s->extra_open_flags = 0;
+	s->open_who = NULL;
+	s->now = 0;
+	if (e) {
+		if (data_io)
+			io_channel_close(data_io);
+		return e;
+	}
+	if (data_io) {
+		e = ext2fs_set_data_io(s->fs, data_io);
+		if (e) {
+			out_error(s->out, a->device, e,
+				  "while setting data source");
+			io_channel_close(data_io);
+			session_close(s);
+			return e;
+		}
+	}
+	return 0;
+}
+
+static int do_open(struct session *s, int argc, char **argv)
+{
+	struct dfs_open_args a = {.who = "debugfs"};
+	int c, err;
 
 	while ((c = dfs_getopt(s, argc, argv, "iwfecb:s:d:Dz:")) != -1) {
 		switch (c) {
 		case 'i':
-			extra |= EXT2_FLAG_IMAGE_FILE;
+			a.extra |= EXT2_FLAG_IMAGE_FILE;
 			break;
 		case 'w':
-			flags |= SESSION_RW;
+			a.flags |= SESSION_RW;
 			break;
 		case 'f':
-			extra |= EXT2_FLAG_FORCE;
+			a.extra |= EXT2_FLAG_FORCE;
 			break;
 		case 'e':
-			extra |= EXT2_FLAG_EXCLUSIVE;
+			a.extra |= EXT2_FLAG_EXCLUSIVE;
 			break;
 		case 'c':
-			flags |= SESSION_CATASTROPHIC;
+			a.flags |= SESSION_CATASTROPHIC;
 			break;
 		case 'd':
-			data = optarg;
+			a.data_source = optarg;
 			break;
 		case 'D':
-			extra |= EXT2_FLAG_DIRECT_IO;
+			a.extra |= EXT2_FLAG_DIRECT_IO;
 			break;
 		case 'z':
-			undo = optarg;
+			a.undo = optarg;
 			break;
 		case 'b':
-			bsize = dfs_parse_ulong(s, optarg, argv[0],
-						"block size", &err);
+			a.blocksize = dfs_parse_ulong(s, optarg, argv[0],
+						      "block size", &err);
 			if (err)
 				return CMD_FAIL;
 			break;
 		case 's':
 			if (dfs_strtoblk2(s, argv[0], optarg,
-					  "superblock block number", &sb))
+					  "superblock block number",
+					  &a.superblock))
 				return CMD_FAIL;
 			break;
 		default:
@@ -74,49 +125,8 @@ static int do_open(struct session *s, int argc, char **argv)
 	}
 	if (dfs_args(s, argc, argv, 0, argc, argv[0], "", DFS_CHECK_NOTOPEN))
 		return CMD_FAIL;
-	dev = argv[optind];
-	if (sb && !bsize) {
-		out_error(s->out, dev, 0, "if you specify the superblock, you "
-			  "must also specify the block size");
-		return CMD_FAIL;
-	}
-	/* -w with -s would rewrite the primary superblock from the backup */
-	if (session_refuse_rw_backup_sb(s->out, argv[0], dev, flags, sb,
-					bsize))
-		return CMD_FAIL;
-	if (data) {
-		if (!(extra & EXT2_FLAG_IMAGE_FILE)) {
-			out_error(s->out, dev, 0, "The -d option is only valid "
-				  "when reading an e2image file");
-			return CMD_FAIL;
-		}
-		e = unix_io_manager->open(data, 0, &data_io);
-		if (e) {
-			out_error(s->out, data, 0, "while opening data source");
-			return CMD_FAIL;
-		}
-	}
-	s->extra_open_flags = extra;
-	s->open_who = "debugfs";
-	e = session_open(s, dev, flags, undo, sb, bsize);
-	s->extra_open_flags = 0;
-	s->open_who = NULL;
-	s->now = 0;
-	if (e) {
-		if (data_io)
-			io_channel_close(data_io);
-		return CMD_FAIL;
-	}
-	if (data_io) {
-		e = ext2fs_set_data_io(s->fs, data_io);
-		if (e) {
-			out_error(s->out, dev, e, "while setting data source");
-			io_channel_close(data_io);
-			session_close(s);
-			return CMD_FAIL;
-		}
-	}
-	return CMD_OK;
+	a.device = argv[optind];
+	return dfs_open_filesystem(s, &a) ? CMD_FAIL : CMD_OK;
 }
 
 static const char *const open_aliases[] = {"open", NULL};

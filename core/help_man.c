@@ -79,7 +79,10 @@ void help_write_man(struct sink *out)
 			"IMAGE\\fR [\\fB\\-\\-answers\\fR \\fIFILE\\fR] | "
 			"\\fBhint\\fR \\fINAME\\fR [\\fIN\\fR]\n.br\n"
 			".B e2layout\n\\fB\\-\\-man\\fR | "
-			"\\fB\\-\\-complete\\-words\\fR\n");
+			"\\fB\\-\\-complete\\-words\\fR\n.br\n"
+			".B e2layout \\-\\-debugfs\n[\\fIdebugfs's options"
+			"\\fR] [\\fIDEVICE\\fR]    (also: run as "
+			"\\fBdebugfs\\fR)\n");
 	doc = help_find("topics", "e2layout");
 	if (doc) {
 		out_printf(out, ".SH DESCRIPTION\n");
@@ -93,6 +96,10 @@ void help_write_man(struct sink *out)
 		"undo file.\n"
 		".TP\n.BI \\-s \" SUPERBLOCK\" \" \\-b \" BLOCKSIZE\n"
 		"Use a backup superblock.\n"
+		".TP\n.B \\-i\nDEVICE is an e2image file (\\fB\\-d\\fR "
+		"\\fIFILE\\fR: its data source).\n"
+		".TP\n.B \\-n\nOpen despite checksum errors.\n"
+		".TP\n.B \\-D\nDirect I/O (O_DIRECT).\n"
 		".TP\n.BI \\-R \" REQUEST\"\nRun one request and exit.\n"
 		".TP\n.BI \\-f \" FILE\"\nRun the requests in FILE "
 		"(\\- for standard input).\n"
@@ -104,7 +111,10 @@ void help_write_man(struct sink *out)
 		".TP\n.B \\-\\-complete\\-words\nPrint the request names "
 		"and aliases, one a line (shell completion).\n"
 		".TP\n.BR \\-h \", \" \\-\\-help \", \" \\-V \", \" "
-		"\\-\\-version\nUsage, version.\n");
+		"\\-\\-version\nUsage, version.\n"
+		".TP\n.B \\-\\-debugfs\n(First.) Be debugfs 1.47.0: its "
+		"options, messages, listener and exit statuses, as when run "
+		"under the name debugfs (see DEBUGFS below).\n");
 	out_printf(out, ".SH REQUESTS\n");
 	for (c = cmd_table; *c; c++) {
 		/* The name leads, so that every request can be found by it
@@ -125,7 +135,8 @@ void help_write_man(struct sink *out)
 	}
 	out_printf(out, ".SH TOPICS\n");
 	for (d = help_docs; d->kind; d++) {
-		if (strcmp(d->kind, "topics") || !strcmp(d->name, "e2layout"))
+		if (strcmp(d->kind, "topics") || !strcmp(d->name, "e2layout") ||
+		    !strcmp(d->name, "debugfs"))
 			continue;
 		out_printf(out, ".SS %s\n.nf\n", d->name);
 		roff_text(out, d->text);
@@ -144,9 +155,16 @@ void help_write_man(struct sink *out)
 			   "");
 		lab_free(&lab);
 	}
+	doc = help_find("topics", "debugfs");
+	if (doc) {
+		out_printf(out, ".SH DEBUGFS\n.nf\n");
+		roff_text(out, doc);
+		out_printf(out, ".fi\n");
+	}
 	out_printf(out, ".SH EXIT STATUS\n0 when every request succeeded, 1 "
 			"when one failed, 2 for a usage error, 3 when the "
-			"device could not be opened.\n"
+			"device could not be opened.  As debugfs: debugfs's "
+			"(0 after a failed request; see DEBUGFS).\n"
 			".SH SEE ALSO\n.BR debugfs (8),\n.BR dumpe2fs (8),\n"
 			".BR e2fsck (8),\n.BR e2undo (8),\n.BR e2freefrag (8)\n");
 }

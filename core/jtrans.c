@@ -2,7 +2,9 @@
  * blocks) into an internal journal and keeps its superblock, with libext2fs
  * I/O only; see jtrans.h.  Replay lives in jtrans_replay.c. */
 #include "jtrans.h"
+#include "fs_probe.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,17 +126,28 @@ static errcode_t check_sb(struct jt_journal *j)
 	return 0;
 }
 
-errcode_t jt_open(ext2_filsys fs, const struct e2l_jextent *runs,
-		  unsigned nruns, struct jt_journal *j)
+/* Loads a journal whose log lives on io (io_blocks blocks), its
+ * superblock at logical block sb_lblk; closes io when it is ours and the
+ * journal is not usable. */
+static errcode_t open_on(ext2_filsys fs, io_channel io, int own_io,
+			 blk64_t io_blocks, __u32 sb_lblk,
+			 const struct e2l_jextent *runs, unsigned nruns,
+			 struct jt_journal *j)
 {
 	blk64_t pblk;
 	errcode_t err;
 
 	memset(j, 0, sizeof(*j));
 	j->fs = fs;
+	j->io = io;
+	j->own_io = own_io;
+	j->io_blocks = io_blocks;
+	j->sb_lblk = sb_lblk;
 	j->bs = fs->blocksize;
-	if (j->bs < JSB_SIZE)
-		return EXT2_ET_CORRUPT_JOURNAL_SB;
+	if (j->bs < JSB_SIZE) {
+		err = EXT2_ET_CORRUPT_JOURNAL_SB;
+		goto out;
+	}
 	j->runs = malloc((nruns ? nruns : 1) * sizeof(*runs));
 	j->sb = calloc(1, j->bs);
 	if (!j->runs || !j->sb) {
@@ -143,19 +156,25 @@ errcode_t jt_open(ext2_filsys fs, const struct e2l_jextent *runs,
 	}
 	memcpy(j->runs, runs, nruns * sizeof(*runs));
 	j->nruns = nruns;
-	if (!j->maxlen || j->maxlen > runs_end(j))
-		j->maxlen = runs_end(j);
-	err = jt_bmap(j, 0, &pblk);
-	if (!err && pblk >= ext2fs_blocks_count(fs->super))
+	j->maxlen = runs_end(j);
+	err = jt_bmap(j, j->sb_lblk, &pblk);
+	if (!err && pblk >= j->io_blocks)
 		err = EXT2_ET_BAD_BLOCK_NUM;
 	if (!err)
-		err = io_channel_read_blk64(fs->io, pblk, 1, j->sb);
+		err = io_channel_read_blk64(j->io, pblk, 1, j->sb);
 	if (!err)
 		err = check_sb(j);
 out:
 	if (err)
 		jt_close(j);
 	return err;
+}
+
+errcode_t jt_open(ext2_filsys fs, const struct e2l_jextent *runs,
+		  unsigned nruns, struct jt_journal *j)
+{
+	return open_on(fs, fs->io, 0, ext2fs_blocks_count(fs->super), 0,
+		       runs, nruns, j);
 }
 
 errcode_t jt_open_inode(ext2_filsys fs, struct jt_journal *j)
@@ -190,8 +209,110 @@ errcode_t jt_open_inode(ext2_filsys fs, struct jt_journal *j)
 	return err;
 }
 
+/* The external journal's ext2 superblock: a journal device, the one fs
+ * names, intact.  Its block count is the journal's length. */
+static errcode_t check_ext_super(ext2_filsys fs, io_channel io,
+				 __u32 sb_blk, blk64_t *blocks)
+{
+	struct ext2_super_block *js;
+	unsigned char *buf;
+	errcode_t err;
+
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		return EXT2_ET_NO_MEMORY;
+	err = io_channel_read_blk64(io, sb_blk, 1, buf);
+	if (err)
+		goto out;
+	js = (struct ext2_super_block *)(sb_blk ? buf :
+					 buf + SUPERBLOCK_OFFSET);
+#ifdef WORDS_BIGENDIAN
+	if (js->s_magic == ext2fs_swab16(EXT2_SUPER_MAGIC))
+		ext2fs_swap_super(js);
+#endif
+	err = EXT2_ET_LOAD_EXT_JOURNAL;
+	if (js->s_magic != EXT2_SUPER_MAGIC ||
+	    !ext2fs_has_feature_journal_dev(js) ||
+	    memcmp(js->s_uuid, fs->super->s_journal_uuid, 16))
+		goto out;
+	if (ext2fs_has_feature_metadata_csum(js) &&
+	    ext2fs_crc32c_le(~0U, (unsigned char *)js,
+			     offsetof(struct ext2_super_block, s_checksum)) !=
+	    ext2fs_le32_to_cpu(js->s_checksum))
+		goto out;
+	*blocks = ext2fs_blocks_count(js);
+	err = 0;
+out:
+	free(buf);
+	return err;
+}
+
+errcode_t jt_open_external(ext2_filsys fs, const char *path,
+			   struct jt_journal *j)
+{
+	struct e2l_jextent run;
+	io_channel io;
+	blk64_t blocks = 0;
+	/* the ext2 superblock's block, the journal's just after it */
+	__u32 sb_blk = ext2fs_journal_sb_start(fs->blocksize) - 1;
+	errcode_t err;
+
+	memset(j, 0, sizeof(*j));
+	err = unix_io_manager->open(path, fs->flags & EXT2_FLAG_RW ?
+				    IO_FLAG_RW : 0, &io);
+	if (err)
+		return err;
+	err = io_channel_set_blksize(io, fs->blocksize);
+	if (!err)
+		err = check_ext_super(fs, io, sb_blk, &blocks);
+	if (err) {
+		io_channel_close(io);
+		return err;
+	}
+	if (blocks > 0xffffffffULL)
+		blocks = 0xffffffffULL;
+	memset(&run, 0, sizeof(run));
+	run.len = blocks;	/* the device's blocks are the log's */
+	return open_on(fs, io, 1, blocks, sb_blk + 1, &run, 1, j);
+}
+
+static int uuid_is_zero(const __u8 *u)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (u[i])
+			return 0;
+	return 1;
+}
+
+errcode_t jt_open_fs(ext2_filsys fs, const char *ext_path,
+		     struct jt_journal *j)
+{
+	char *found = NULL;
+	errcode_t err;
+
+	memset(j, 0, sizeof(*j));
+	if (uuid_is_zero(fs->super->s_journal_uuid)) {
+		if (!fs->super->s_journal_inum)
+			return EXT2_ET_BAD_INODE_NUM;
+		return jt_open_inode(fs, j);
+	}
+	if (!ext_path)
+		ext_path = found = fs_probe_journal_dev(fs);
+	if (!ext_path)
+		return EXT2_ET_LOAD_EXT_JOURNAL;
+	err = jt_open_external(fs, ext_path, j);
+	free(found);
+	return err;
+}
+
 void jt_close(struct jt_journal *j)
 {
+	if (j->own_io && j->io)
+		io_channel_close(j->io);
+	j->io = NULL;
+	j->own_io = 0;
 	free(j->runs);
 	free(j->sb);
 	j->runs = NULL;
@@ -217,9 +338,9 @@ errcode_t jt_write_sb(struct jt_journal *j)
 	errcode_t err;
 
 	jt_sb_update(j);
-	err = jt_bmap(j, 0, &pblk);
+	err = jt_bmap(j, j->sb_lblk, &pblk);
 	if (!err)
-		err = io_channel_write_blk64(j->fs->io, pblk, 1, j->sb);
+		err = io_channel_write_blk64(j->io, pblk, 1, j->sb);
 	return err;
 }
 
@@ -229,11 +350,10 @@ static errcode_t write_log(struct jt_journal *j, __u32 lblk,
 	blk64_t pblk;
 	errcode_t err = jt_bmap(j, lblk, &pblk);
 
-	if (!err && (lblk >= j->maxlen ||
-		     pblk >= ext2fs_blocks_count(j->fs->super)))
+	if (!err && (lblk >= j->maxlen || pblk >= j->io_blocks))
 		err = EXT2_ET_BAD_BLOCK_NUM;
 	if (!err)
-		err = io_channel_write_blk64(j->fs->io, pblk, 1, buf);
+		err = io_channel_write_blk64(j->io, pblk, 1, buf);
 	return err;
 }
 
@@ -416,7 +536,7 @@ errcode_t jt_tx_commit(struct jt_tx *t, const struct timeval *tv)
 		for (b = t->start; b < t->block; b++) {
 			err = jt_bmap(j, b, &pblk);
 			if (!err)
-				err = io_channel_read_blk64(j->fs->io, pblk, 1,
+				err = io_channel_read_blk64(j->io, pblk, 1,
 							    rd);
 			if (err)
 				goto out;

@@ -12,6 +12,12 @@
 /* One journal: where its logical blocks lie, and its superblock. */
 struct jt_journal {
 	ext2_filsys fs;
+	io_channel io;			/* the log's device: fs->io, or an
+					 * external journal's own channel */
+	int own_io;			/* io is ours to close */
+	blk64_t io_blocks;		/* blocks on io (log blocks bound) */
+	__u32 sb_lblk;			/* the journal superblock's block: 0
+					 * inside fs, 1 or 2 on a device */
 	struct e2l_jextent *runs;	/* logical -> physical (own copy) */
 	unsigned nruns;
 	unsigned char *sb;		/* the superblock block, bs bytes */
@@ -33,6 +39,23 @@ errcode_t jt_open(ext2_filsys fs, const struct e2l_jextent *runs,
 		  unsigned nruns, struct jt_journal *j);
 /* The internal journal of fs (s_journal_inum). */
 errcode_t jt_open_inode(ext2_filsys fs, struct jt_journal *j);
+/*
+ * An external journal: the journal device (or file) named path, opened
+ * read-write when fs is, checked as e2fsprogs checks it before using it
+ * (an ext2 superblock with journal_dev, the UUID fs names in
+ * s_journal_uuid, its checksum): EXT2_ET_LOAD_EXT_JOURNAL when it is not
+ * fs's journal.  Log block numbers are the device's own.
+ */
+errcode_t jt_open_external(ext2_filsys fs, const char *path,
+			   struct jt_journal *j);
+/*
+ * fs's journal as debugfs finds it: a journal UUID in the superblock means
+ * an external journal, at ext_path when given, else the device libblkid
+ * finds by that UUID or by s_journal_dev; no UUID means the inode
+ * (EXT2_ET_BAD_INODE_NUM without s_journal_inum).
+ */
+errcode_t jt_open_fs(ext2_filsys fs, const char *ext_path,
+		     struct jt_journal *j);
 void jt_close(struct jt_journal *j);
 errcode_t jt_bmap(const struct jt_journal *j, __u32 lblk, blk64_t *pblk);
 int jt_csum_v23(const struct jt_journal *j);

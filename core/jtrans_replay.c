@@ -41,10 +41,10 @@ static errcode_t read_log(struct jt_journal *j, __u32 lblk, unsigned char *b)
 	blk64_t pblk;
 	errcode_t err = jt_bmap(j, lblk, &pblk);
 
-	if (!err && pblk >= ext2fs_blocks_count(j->fs->super))
+	if (!err && pblk >= j->io_blocks)
 		err = EXT2_ET_BAD_BLOCK_NUM;
 	if (!err)
-		err = io_channel_read_blk64(j->fs->io, pblk, 1, b);
+		err = io_channel_read_blk64(j->io, pblk, 1, b);
 	return err;
 }
 
@@ -290,6 +290,8 @@ errcode_t jt_recover(struct jt_journal *j, unsigned long *replayed)
 		j->sequence = c.end + 1;
 done:
 	e = io_channel_flush(j->fs->io);
+	if (!e && j->io != j->fs->io)
+		e = io_channel_flush(j->io);
 	if (e) {
 		err = e;
 		goto out;

@@ -2,6 +2,7 @@
  * commands need only when they first need it. */
 #include "session.h"
 #include "e2l_err.h"
+#include "fs_probe.h"
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
@@ -22,6 +23,11 @@ void session_init(struct session *s, struct sink *out)
 	e2l_err_init();
 }
 
+const char *session_prog(const struct session *s)
+{
+	return s->debugfs ? "debugfs" : "e2layout";
+}
+
 time_t session_now(const struct session *s)
 {
 	return s->now ? s->now : time(NULL);
@@ -31,7 +37,7 @@ time_t session_now(const struct session *s)
 static errcode_t check_writable(struct session *s, const char *device)
 {
 	if (s->mount_flags & EXT2_MF_MOUNTED) {
-		out_error(s->out, "e2layout", 0,
+		out_error(s->out, session_prog(s), 0,
 			  "%s is mounted%s%s; refusing to open it read-write "
 			  "(the kernel owns it: writing could corrupt it)",
 			  device, s->mount_point[0] ? " on " : "",
@@ -91,12 +97,13 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		err = live_device_of_dir(device, dev, sizeof(dev), mnt,
 					 sizeof(mnt), &is_mnt);
 		if (err) {
-			out_error(s->out, "e2layout", 0, "%s is a directory on "
-				  "no mounted ext2/3/4 filesystem", device);
+			out_error(s->out, session_prog(s), 0, "%s is a "
+				  "directory on no mounted ext2/3/4 filesystem",
+				  device);
 			return err;
 		}
 		if (!is_mnt) {
-			out_error(s->out, "e2layout", 0, "%s is a directory "
+			out_error(s->out, session_prog(s), 0, "%s is a directory "
 				  "but not a mount point; give the mount point "
 				  "%s or the device %s", device, mnt, dev);
 			return EXT2_ET_BAD_DEVICE_NAME;
@@ -117,7 +124,8 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->mount_point[0] = 0;
 	}
 	if (flags & SESSION_CATASTROPHIC) {
-		if (flags & SESSION_RW) {
+		/* debugfs 1.47.0 keeps -w in catastrophic mode */
+		if ((flags & SESSION_RW) && !s->debugfs) {
 			out_error(s->out, device, 0,
 				  "opening read-only because of catastrophic "
 				  "mode");
@@ -133,7 +141,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	 * enabled once the table is in memory (the on-demand block is one
 	 * static buffer).
 	 */
-	if (!(flags & SESSION_RW) && !superblock)
+	if (!(flags & SESSION_RW) && !superblock && !s->debugfs)
 		open_flags |= EXT2_FLAG_SUPER_ONLY;
 	else
 		open_flags |= EXT2_FLAG_THREADS;
@@ -144,25 +152,38 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		if (err)
 			return err;
 		open_flags |= EXT2_FLAG_RW;
-		if (undo_file) {
-			err = set_undo_io_backing_manager(unix_io_manager);
-			if (!err)
-				err = set_undo_io_backup_file((char *)undo_file);
-			if (err) {
-				out_error(s->out, undo_file, err,
-					  "while setting up the undo file");
-				session_unlock(s);
-				return err;
-			}
-			io = undo_io_manager;
-		}
 	} else if (s->mount_flags & EXT2_MF_MOUNTED) {
-		out_error(s->out, "e2layout", 0,
-			  "warning: %s is mounted; what is shown is the "
-			  "on-disk state, which may lag the kernel's", device);
+		if (!s->debugfs)	/* debugfs says nothing */
+			out_error(s->out, "e2layout", 0, "warning: %s is "
+				  "mounted; what is shown is the on-disk "
+				  "state, which may lag the kernel's", device);
 		if (s->mount_point[0] &&
 		    live_attach(s->mount_point, &s->live))
 			s->live = NULL;	/* no kernel view; on-disk only */
+	}
+
+	/* debugfs sets up (and announces) an undo file read-only too */
+	if (undo_file && ((flags & SESSION_RW) || s->debugfs)) {
+		err = set_undo_io_backing_manager(unix_io_manager);
+		if (!err)
+			err = set_undo_io_backup_file((char *)undo_file);
+		if (err) {
+			if (s->debugfs)
+				out_error(s->out, "debugfs", err,
+					  "while trying to setup undo file\n");
+			else
+				out_error(s->out, undo_file, err,
+					  "while setting up the undo file");
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			return err;
+		}
+		io = undo_io_manager;
+		if (s->debugfs)
+			out_printf(s->out, "Overwriting existing filesystem; "
+				   "this can be undone using the command:\n"
+				   "    e2undo %s %s\n\n", undo_file, device);
 	}
 
 	for (;;) {
@@ -191,29 +212,37 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		live_free(s->live);
 		s->live = NULL;
 		session_unlock(s);
-		out_error(s->out, s->open_who ? s->open_who : "e2layout", err,
-			  "while trying to open %s", device);
+		out_error(s->out, s->open_who ? s->open_who : session_prog(s),
+			  err, "while trying to open %s", device);
+		if (err == EXT2_ET_BAD_MAGIC)
+			fs_probe_report(s->out, device);
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-
-	if ((flags & SESSION_RW) &&
-	    ext2fs_has_feature_journal_needs_recovery(s->fs->super)) {
-		out_error(s->out, "e2layout", 0,
-			  "%s needs journal recovery; refusing to open it "
-			  "read-write (run e2fsck first)", device);
-		ext2fs_close_free(&s->fs);
-		live_free(s->live);
-		s->live = NULL;
-		session_unlock(s);
-		return EXT2_ET_FILE_RO;
+	/*
+	 * A filesystem that needs journal recovery opens -w too: journal_run
+	 * is what recovers it.  Layout plans refuse it when they are applied
+	 * (plan_apply.c's check_safe).  debugfs reads the bitmaps now and
+	 * gives the filesystem up when they cannot be read.
+	 */
+	if (s->debugfs && !(flags & SESSION_CATASTROPHIC)) {
+		err = ext2fs_read_bitmaps(s->fs);
+		if (err) {
+			out_error(s->out, device, err,
+				  "while reading allocation bitmaps");
+			ext2fs_close_free(&s->fs);
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			return err;
+		}
 	}
 
 	s->device = strdup(device);
 	s->undo_file = undo_file ? strdup(undo_file) : NULL;
 	s->flags = flags;
 	s->root = s->cwd = EXT2_ROOT_INO;
-	s->loaded = 0;
+	s->loaded = s->fs->block_map && s->fs->inode_map ? NEED_BITMAPS : 0;
 	return 0;
 }
 

@@ -54,6 +54,19 @@ struct session {
 	int extra_open_flags;
 	const char *open_who;
 	bool quit;		/* quit requested */
+	/* The personality, decided once by main.c: false is e2layout's own
+	 * (its names, its exit statuses); true is debugfs 1.47.0's (run as
+	 * "debugfs" or with --debugfs: debugfs's messages, open semantics
+	 * and exit statuses; see help/topics/debugfs.txt).  Checks that
+	 * only e2layout makes (e.g. refusing -w with -s) skip it. */
+	bool debugfs;
+	/* debugfs personality: the requests come from its listener (the
+	 * shell or a pipe), whose message for an unknown request differs
+	 * from -R's and -f's */
+	bool listening;
+	unsigned unknown;	/* lines debugfs's request library could not
+				   run (no such request, a failed "!"):
+				   debugfs's -R and -f exit statuses */
 	/* plan_apply's progress (the TUI's bar), or NULL: called after each
 	 * write with the blocks written so far and about how many it will
 	 * write in all (done may pass total: bitmaps, descriptors). */
@@ -83,10 +96,14 @@ void session_init(struct session *s, struct sink *out);
  * Opens device (or the device mounted on directory device) with the
  * SESSION_* flags; a mounted filesystem opened read-only is live (s->live).
  * Read-only unless SESSION_RW.
- * Refuses SESSION_RW (EXT2_ET_RO_FILSYS... see session.c) on a mounted
- * filesystem or one needing journal recovery; on refusal or failure the
- * reason goes to s->out as an error and the session stays closed.
- * undo_file, when set, routes every write through libext2fs's undo manager.
+ * Refuses SESSION_RW (EBUSY) on a mounted filesystem; one needing journal
+ * recovery opens (journal_run recovers it; layout plans refuse it at
+ * apply).  On refusal or failure the reason goes to s->out as an error
+ * and the session stays closed.  undo_file, when set, routes every write
+ * through libext2fs's undo manager.  In the debugfs personality the open
+ * is debugfs's: -c keeps -w, the bitmaps are read at once (a failure
+ * closes the filesystem again), an undo file is announced and kept even
+ * read-only.
  */
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
@@ -126,6 +143,9 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * this, so handlers rarely do.
  */
 errcode_t session_need(struct session *s, unsigned need);
+
+/* The program's name in messages: "debugfs" or "e2layout". */
+const char *session_prog(const struct session *s);
 
 /* The time debugfs-style commands treat as "now". */
 time_t session_now(const struct session *s);

@@ -3,9 +3,11 @@
  * options, topics and paths inside the filesystem. */
 #include "shell.h"
 #include "../core/cmd.h"
+#include "../core/dfs_requests.h"
 #include "../core/help.h"
 
 #include <limits.h>
+#include <unistd.h>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <stdlib.h>
@@ -183,6 +185,74 @@ static char **complete(const char *text, int start, int end)
 	return rl_completion_matches(text, generator);
 }
 
+/* debugfs's completion (its request library's): the first word of the
+ * line among the request names and aliases, anything later readline's own
+ * file names. */
+static void add_dfs_names(const struct dfs_request *r, const char *text)
+{
+	const char *n, *e;
+	char word[64];
+	size_t len;
+
+	for (n = r->names; *n; n = *e ? e + 2 : e) {
+		e = strstr(n, ", ");
+		if (!e)
+			e = n + strlen(n);
+		len = e - n < 63 ? (size_t)(e - n) : 63;
+		memcpy(word, n, len);
+		word[len] = 0;
+		cands_add(word, text);
+	}
+}
+
+static char **dfs_complete(const char *text, int start, int end)
+{
+	const struct dfs_request *r;
+
+	(void)end;
+	if (start != 0)
+		return NULL;
+	cands_reset();
+	for (r = dfs_requests; r->names; r++) {
+		/* the extent sub-mode's table sits before the standard one */
+		if (rl_session->extent && !strcmp(r->names, "help")) {
+			const struct dfs_request *x;
+
+			for (x = dfs_extent_requests; x->names; x++)
+				add_dfs_names(x, text);
+		}
+		add_dfs_names(r, text);
+	}
+	return rl_completion_matches(text, generator);
+}
+
+/* A key held back by bounded_getc, for the next line. */
+static int held_key = -1;
+
+/*
+ * readline's input, bounded: once the line holds CMD_LINE_MAX bytes the
+ * next key is held back and a newline given instead, so that a longer line
+ * is read as several requests (debugfs's fgets bound) and an endless one
+ * never grows.  (rl_num_chars_to_read would bound it too, but changes how
+ * readline echoes a long line on a pipe.)
+ */
+static int bounded_getc(FILE *f)
+{
+	int c;
+
+	if (held_key >= 0) {
+		c = held_key;
+		held_key = -1;
+		return c;
+	}
+	c = rl_getc(f);
+	if (rl_end >= CMD_LINE_MAX && c != EOF && c != '\n' && c != '\r') {
+		held_key = c;
+		return '\n';
+	}
+	return c;
+}
+
 static char *history_path(void)
 {
 	const char *home = getenv("HOME");
@@ -195,28 +265,59 @@ static char *history_path(void)
 	return p;
 }
 
-int shell_interactive(struct session *s)
+int shell_listen(struct session *s)
 {
-	char *hist = history_path();
+	int tty = isatty(STDIN_FILENO);
 	char *line;
 
 	rl_session = s;
-	rl_readline_name = "e2layout";
+	rl_readline_name = "debugfs";
+	rl_attempted_completion_function = dfs_complete;
+	rl_completer_word_break_characters = NULL;	/* readline's own */
+	rl_getc_function = bounded_getc;
+	using_history();
+	stifle_history(HISTORY_MAX);
+	s->listening = true;
+	while (!s->quit && (line = readline(shell_prompt(s))) != NULL) {
+		if (tty)
+			add_history(line);
+		cmd_run_line(s, line);
+		free(line);
+	}
+	s->listening = false;
+	cands_reset();
+	free(cands.v);
+	cands.v = NULL;
+	cands.cap = 0;
+	rl_session = NULL;
+	return s->failed;
+}
+
+int shell_interactive(struct session *s)
+{
+	/* debugfs keeps no history file: its personality keeps none */
+	char *hist = s->debugfs ? NULL : history_path();
+	char *line;
+
+	rl_session = s;
+	rl_readline_name = session_prog(s);
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t\"";
+	rl_getc_function = bounded_getc;
 	using_history();
 	stifle_history(HISTORY_MAX);
 	if (hist)
 		read_history(hist);
 
-	while (!s->quit && (line = readline(s->extent_prompt ? s->extent_prompt :
-						"e2layout: ")) != NULL) {
+	s->listening = true;
+	while (!s->quit && (line = readline(shell_prompt(s))) != NULL) {
 		if (line[strspn(line, " \t")]) {
 			add_history(line);
 			cmd_run_line(s, line);
 		}
 		free(line);
 	}
+	s->listening = false;
 	if (!s->quit)
 		putchar('\n');
 	if (hist) {

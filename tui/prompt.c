@@ -11,7 +11,9 @@
 #include "../core/cmd.h"
 #include "../core/help.h"
 
-#define LINE_MAX_LEN	512
+/* debugfs's bound on a request line (as in a -f file); past it the
+ * prompt takes no more keys */
+#define LINE_MAX_LEN	(CMD_LINE_MAX + 1)
 #define HIST_MAX	100
 #define CTRL(c)		((c) & 0x1f)
 

@@ -77,6 +77,41 @@ mkcorrupt() {
 	printf '\237\206\001\000' | dd of="$tmp/img/corrupt.img" bs=1 \
 		seek=$((off - 8)) conv=notrunc 2>/dev/null
 }
+# And hash-indexed directories with 250-byte names on 1 KiB blocks, two
+# index levels deep (e2fsck -D builds the index): without metadata_csum
+# (libext2fs finds no room for a checksum), with it, and with the root's
+# checksum zapped (debugfs prints what it expected).
+mkhtree() {
+	h=$tmp/htsrc
+	mkdir -p "$h/d" "$tmp/img" || return 1
+	long=$(printf '%0246d' 0 | tr 0 y)
+	i=0
+	while [ $i -lt 400 ]; do
+		echo "$i" > "$h/d/$long.$i"
+		i=$((i + 1))
+	done
+	for v in "" _csum; do
+		f=$tmp/img/htree$v.img
+		feat=^metadata_csum
+		[ -n "$v" ] && feat=metadata_csum
+		MKE2FS_CONFIG=/dev/null mke2fs -q -F -T default -t ext4 -b 1024 \
+			-O "dir_index,extent,$feat,^has_journal" -E no_copy_xattrs \
+			-d "$h" -N 900 "$f" 2M >/dev/null 2>&1 || return 1
+		e2fsck -fyD "$f" >/dev/null 2>&1
+	done
+	cp "$tmp/img/htree_csum.img" "$tmp/img/htree_badcsum.img"
+	debugfs -w -R "zap_block -f /d -o 1020 -l 4 -p 0x55 0" \
+		"$tmp/img/htree_badcsum.img" >/dev/null 2>&1
+}
+if mkhtree; then
+	images="$images
+$tmp/img/htree.img
+$tmp/img/htree_csum.img
+$tmp/img/htree_badcsum.img"
+else
+	echo "FAIL: could not make the htree images (mke2fs -d, e2fsck -D)"
+	exit 1
+fi
 if mkodd; then
 	images="$images
 $tmp/img/odd.img"
