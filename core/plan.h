@@ -149,8 +149,10 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen);
 
 struct apply_opts;
-/* Applies p (crash-safe order); undo_path NULL for no undo file; o (may be
- * NULL) carries the operator's options (--no-fsck). */
+/* Applies p (crash-safe order); undo_path NULL for no undo file, else a
+ * new file (undo_guard.h: refused when anything exists there), added to the
+ * session's undo list when it restores; o (may be NULL) carries the
+ * operator's options (--no-fsck). */
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o);
 /* Builds the new i_block (and mapping blocks) for p; used by apply. */

@@ -4,6 +4,7 @@
  * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -100,20 +101,22 @@ static errcode_t reopen(struct session *s, io_manager io)
 {
 	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
 		    EXT2_FLAG_64BITS;
-	errcode_t err;
+	errcode_t err, e;
 
 	session_invalidate(s);
-	err = ext2fs_close_free(&s->fs);
-	if (err)
-		return err;
+	/* a close that fails still frees; the reopen goes on regardless */
+	err = s->fs ? ext2fs_close_free(&s->fs) : 0;
 	s->loaded = 0;
-	err = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
-	if (err) {
+	e = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
+	if (!err)
+		err = e;
+	if (e) {
 		s->fs = NULL;
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-	return session_need(s, NEED_BITMAPS);
+	e = session_need(s, NEED_BITMAPS);
+	return err ? err : e;
 }
 
 static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
@@ -404,12 +407,38 @@ static int check_safe(struct session *s)
 	return 0;
 }
 
+/* What the undo file can still do after an apply that failed (applied:
+ * 0) or whose undo file failed (applied: 1), said plainly. */
+static void undo_verdict(struct session *s, const char *path, int applied,
+			 errcode_t stale, errcode_t werr)
+{
+	int jnl = s->fs && ext2fs_has_feature_journal(s->fs->super);
+
+	if (!stale)
+		out_error(s->out, "apply", 0, "the undo file %s %srecords "
+			  "every block written before the failure: `e2undo "
+			  "%s %s` puts %s back as it was before this apply",
+			  path, werr ? "could not be written further, but " :
+			  "", path, s->device, s->device);
+	else if (applied)
+		out_error(s->out, "apply", stale, "while writing the undo file "
+			  "%s: it is incomplete and cannot restore %s (the new "
+			  "layout is in place)", path, s->device);
+	else
+		out_error(s->out, "apply", stale, "while writing the undo file "
+			  "%s: it is incomplete and cannot restore %s; %s: run "
+			  "e2fsck -fy %s", path, s->device,
+			  jnl ? "the journal keeps the filesystem consistent" :
+			  "the filesystem holds the old or the new layout",
+			  s->device);
+}
+
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o)
 {
-	int own_undo = 0;
+	struct undo_guard *guard = NULL;
 	struct plan *q;
-	errcode_t err = 0, e;
+	errcode_t err = 0, e, werr;
 
 	(void)o;	/* the consistency gate reads o->no_fsck */
 	if (check_safe(s))
@@ -418,29 +447,29 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		if (plan_check_fp(s, q) || plan_check_sane(s, q))
 			return EXT2_ET_RO_FILSYS;
 	if (undo_path && !s->undo_file) {
-		if (unlink(undo_path) && errno != ENOENT) {
-			out_error(s->out, "apply", errno, "while removing the "
-				  "old undo file %s", undo_path);
-			return errno;
-		}
-		err = set_undo_io_backing_manager(unix_io_manager);
-		if (!err)
-			err = set_undo_io_backup_file((char *)undo_path);
-		if (!err)
-			err = reopen(s, undo_io_manager);
+		/* a new file, checked and created by us (undo_guard.c) */
+		err = undo_guard_open(s, "apply", s->device, undo_path,
+				      undo_plan_worst(s->fs, p), &guard);
+		if (err)
+			return err;
+		err = reopen(s, undo_io_manager);
 		/* Undo records in 32 KiB chunks (as mke2fs asks): far fewer
 		 * index entries than one per block, about 1.6x faster. */
 		if (!err)
 			io_channel_set_options(s->fs->io, "tdb_data_size=32768");
 		if (err) {
 			out_error(s->out, "apply", err, "while opening %s "
-				  "through the undo file %s", s->device,
-				  undo_path);
-			if (!s->fs)
-				reopen(s, unix_io_manager);
+				  "through the undo file %s; nothing was "
+				  "written", s->device, undo_path);
+			if (s->fs)
+				ext2fs_close_free(&s->fs);
+			undo_guard_close(&guard, NULL);
+			if (reopen(s, unix_io_manager))
+				out_error(s->out, "apply", 0, "%s could not be "
+					  "reopened; the session has no "
+					  "filesystem open", s->device);
 			return err;
 		}
-		own_undo = 1;
 		if (plan_check_fp(s, p))
 			err = EXT2_ET_RO_FILSYS;
 	}
@@ -462,7 +491,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "
 			  "e2fsck -fn to check)");
-	if (own_undo) {
+	if (guard) {
 		/* Closing finalizes the undo file; reopen without it. */
 		e = reopen(s, unix_io_manager);
 		if (e) {
@@ -471,6 +500,12 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			if (!err)
 				err = e;
 		}
+		/* the file counts (undo_list) only when it restores */
+		e = undo_guard_close(&guard, &werr);
+		if (err || e)
+			undo_verdict(s, undo_path, !err, e, werr);
+		if (!e && undo_list_add(s, undo_path) && !err)
+			err = ENOMEM;
 	}
 	return err;
 }

@@ -5,6 +5,7 @@
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -137,14 +138,11 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			return err;
 		open_flags |= EXT2_FLAG_RW;
 		if (undo_file) {
-			err = set_undo_io_backing_manager(unix_io_manager);
-			if (!err)
-				err = set_undo_io_backup_file((char *)undo_file);
-			if (err) {
-				out_error(s->out, undo_file, err,
-					  "while setting up the undo file");
+			/* a new file only, and written so it always restores */
+			err = undo_guard_open(s, "e2layout", device,
+					      undo_file, 0, &s->undo_guard);
+			if (err)
 				return err;
-			}
 			io = undo_io_manager;
 		}
 	} else if (s->mount_flags & EXT2_MF_MOUNTED) {
@@ -183,6 +181,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->live = NULL;
 		out_error(s->out, s->open_who ? s->open_who : "e2layout", err,
 			  "while trying to open %s", device);
+		undo_guard_close(&s->undo_guard, NULL);
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
@@ -195,6 +194,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		ext2fs_close_free(&s->fs);
 		live_free(s->live);
 		s->live = NULL;
+		undo_guard_close(&s->undo_guard, NULL);
 		return EXT2_ET_FILE_RO;
 	}
 
@@ -262,6 +262,7 @@ errcode_t session_close(struct session *s)
 
 	plan_free(s->plan);
 	s->plan = NULL;
+	undo_list_free(s);
 	if (!s->fs)
 		return 0;
 	session_invalidate(s);
@@ -292,6 +293,15 @@ errcode_t session_close(struct session *s)
 	if (e) {
 		out_error(s->out, "ext2fs_close", e, NULL);
 		err = e;
+	}
+	if (s->undo_guard) {
+		e = undo_guard_close(&s->undo_guard, NULL);
+		if (e) {
+			out_error(s->out, "e2layout", e, "while writing the "
+				  "undo file %s: it cannot restore %s; run "
+				  "e2fsck -fn on it", s->undo_file, s->device);
+			err = e;
+		}
 	}
 	live_free(s->live);
 	s->live = NULL;
