@@ -438,7 +438,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 {
 	struct undo_guard *guard = NULL;
 	struct plan *q;
-	errcode_t err = 0, e, werr;
+	errcode_t err = 0, e, re, werr;
 
 	(void)o;	/* the consistency gate reads o->no_fsck */
 	if (check_safe(s))
@@ -487,21 +487,33 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	}
 	fault_remove(s->fs);
 	prog_s = NULL;
-	if (err)
+	if (err) {
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "
 			  "e2fsck -fn to check)");
+		/* What the failed steps left in memory (counters, bitmaps)
+		 * must not reach the disk when the filesystem is closed: the
+		 * disk holds what the ordered writes made, as after a crash;
+		 * the session reopens it from there. */
+		s->fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
+				  EXT2_FLAG_IB_DIRTY);
+		if (!guard && reopen(s, unix_io_manager))
+			out_error(s->out, "apply", 0, "%s could not be "
+				  "reopened; the session has no filesystem "
+				  "open", s->device);
+	}
 	if (guard) {
-		/* Closing finalizes the undo file; reopen without it. */
-		e = reopen(s, unix_io_manager);
-		if (e) {
-			out_error(s->out, "apply", e, "while reopening %s",
-				  s->device);
-			if (!err)
-				err = e;
-		}
+		/* Closing finalizes the undo file; reopen without it.  (A
+		 * close refused by a full undo file said so already.) */
+		re = reopen(s, unix_io_manager);
 		/* the file counts (undo_list) only when it restores */
 		e = undo_guard_close(&guard, &werr);
+		if (re && (re != werr || !s->fs))
+			out_error(s->out, "apply", re, "while reopening %s%s",
+				  s->device, s->fs ? "" : "; the session has "
+				  "no filesystem open");
+		if (re && !err)
+			err = re;
 		if (err || e)
 			undo_verdict(s, undo_path, !err, e, werr);
 		if (!e && undo_list_add(s, undo_path) && !err)

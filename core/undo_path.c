@@ -29,7 +29,8 @@ static void refuse(struct session *s, const char *who, const char *path,
 
 	snprintf(why, sizeof(why), fmt, arg);
 	out_error(s->out, who, E2L_ERR_UNDO_PATH, "%s: %s; give the name of a "
-		  "new file in a writable directory (or --no-undo)", path, why);
+		  "new file in a writable directory%s", path, why,
+		  strcmp(who, "apply") ? "" : " (or --no-undo)");
 }
 
 static const char *kind_of(mode_t m)
