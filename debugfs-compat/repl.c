@@ -4,6 +4,7 @@
 #include "shell.h"
 #include "../core/cmd.h"
 #include "../core/help.h"
+#include "../core/undo_guard.h"
 
 #include <limits.h>
 #include <readline/history.h>
@@ -228,5 +229,6 @@ int shell_interactive(struct session *s)
 	cands.v = NULL;
 	cands.cap = 0;
 	rl_session = NULL;
+	undo_list_report(s);	/* what to run to take this session back */
 	return s->failed;
 }
