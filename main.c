@@ -315,9 +315,10 @@ int main(int argc, char **argv)
 			s.failed = 1;
 	}
 
+	/* a -z file that cannot restore is said so by session_close */
 	if (session_close(&s))
 		s.failed = 1;
-	if (o.undo && !err)
+	else if (o.undo && !err)
 		fprintf(stderr, "e2layout: undo file written to %s "
 				"(restore with: e2undo %s %s)\n",
 			o.undo, o.undo, o.device);
