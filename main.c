@@ -38,7 +38,7 @@ static void usage(FILE *f)
 "Options:\n"
 "  -w            open read-write (refused on a mounted filesystem)\n"
 "  -c            catastrophic mode: do not read bitmaps, ignore errors\n"
-"  -z FILE       record every write in an e2undo(8) undo file\n"
+"  -z FILE       record every write in a new e2undo(8) undo file\n"
 "  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock\n"
 "  -R REQUEST    run one request and exit\n"
 "  -f FILE       run the requests in FILE (- for standard input)\n"
