@@ -410,11 +410,15 @@ static int check_safe(struct session *s)
 /* What the undo file can still do after an apply that failed (applied:
  * 0) or whose undo file failed (applied: 1), said plainly. */
 static void undo_verdict(struct session *s, const char *path, int applied,
-			 errcode_t stale, errcode_t werr)
+			 errcode_t stale, errcode_t werr, int recorded)
 {
 	int jnl = s->fs && ext2fs_has_feature_journal(s->fs->super);
 
-	if (!stale)
+	if (!recorded)	/* every write waits for its record first */
+		out_error(s->out, "apply", werr, "while starting the undo file "
+			  "%s: nothing was written to %s (the undo file holds "
+			  "nothing; remove it)", path, s->device);
+	else if (!stale)
 		out_error(s->out, "apply", 0, "the undo file %s %srecords "
 			  "every block written before the failure: `e2undo "
 			  "%s %s` puts %s back as it was before this apply",
@@ -439,6 +443,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	struct undo_guard *guard = NULL;
 	struct plan *q;
 	errcode_t err = 0, e, re, werr;
+	int recorded;
 
 	(void)o;	/* the consistency gate reads o->no_fsck */
 	if (check_safe(s))
@@ -463,7 +468,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 				  "written", s->device, undo_path);
 			if (s->fs)
 				ext2fs_close_free(&s->fs);
-			undo_guard_close(&guard, NULL);
+			undo_guard_close(&guard, NULL, NULL);
 			if (reopen(s, unix_io_manager))
 				out_error(s->out, "apply", 0, "%s could not be "
 					  "reopened; the session has no "
@@ -507,7 +512,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		 * close refused by a full undo file said so already.) */
 		re = reopen(s, unix_io_manager);
 		/* the file counts (undo_list) only when it restores */
-		e = undo_guard_close(&guard, &werr);
+		e = undo_guard_close(&guard, &werr, &recorded);
 		if (re && (re != werr || !s->fs))
 			out_error(s->out, "apply", re, "while reopening %s%s",
 				  s->device, s->fs ? "" : "; the session has "
@@ -515,7 +520,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		if (re && !err)
 			err = re;
 		if (err || e)
-			undo_verdict(s, undo_path, !err, e, werr);
+			undo_verdict(s, undo_path, !err, e, werr, recorded);
 		if (!e && undo_list_add(s, undo_path) && !err)
 			err = ENOMEM;
 	}

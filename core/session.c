@@ -181,7 +181,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->live = NULL;
 		out_error(s->out, s->open_who ? s->open_who : "e2layout", err,
 			  "while trying to open %s", device);
-		undo_guard_close(&s->undo_guard, NULL);
+		undo_guard_close(&s->undo_guard, NULL, NULL);
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
@@ -194,7 +194,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		ext2fs_close_free(&s->fs);
 		live_free(s->live);
 		s->live = NULL;
-		undo_guard_close(&s->undo_guard, NULL);
+		undo_guard_close(&s->undo_guard, NULL, NULL);
 		return EXT2_ET_FILE_RO;
 	}
 
@@ -295,7 +295,7 @@ errcode_t session_close(struct session *s)
 		err = e;
 	}
 	if (s->undo_guard) {
-		e = undo_guard_close(&s->undo_guard, NULL);
+		e = undo_guard_close(&s->undo_guard, NULL, NULL);
 		if (e) {
 			out_error(s->out, "e2layout", e, "while writing the "
 				  "undo file %s: it cannot restore %s; run "

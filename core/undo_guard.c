@@ -502,19 +502,20 @@ const char *undo_guard_path(const struct undo_guard *g)
 	return g ? g->path : NULL;
 }
 
-errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err)
+errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
+			   int *recorded)
 {
 	struct undo_guard *g = *gp;
 	errcode_t ret;
 
 	if (write_err)
 		*write_err = g ? g->err : 0;
+	if (recorded)
+		*recorded = g && g->have_hdr;
 	if (!g)
 		return 0;
 	follow_sb(g);	/* the last word on the superblock */
 	ret = g->stale ? (g->err ? g->err : EIO) : 0;
-	if (!g->have_hdr && !ret)
-		ret = 0;	/* nothing recorded: nothing was written */
 	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
 		ret = errno;
 	close(g->fd);

@@ -67,9 +67,12 @@ errcode_t undo_guard_open(struct session *s, const char *who,
  * without it): frees the guard and says what the file is worth.  Returns 0
  * when it restores the device byte for byte; otherwise the error that made
  * it stale.  *write_err (may be NULL) gets the first failed write to the
- * undo file (after which no unrecorded write reached the device), or 0.
+ * undo file (after which no unrecorded write reached the device), or 0;
+ * *recorded (may be NULL) whether it holds a header at all (without one,
+ * nothing was written to the device).
  */
-errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err);
+errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
+			   int *recorded);
 
 /* The path an open guard records into (as the operator named it). */
 const char *undo_guard_path(const struct undo_guard *g);
