@@ -7,6 +7,7 @@
 #include "e2l_err.h"
 #include "plan.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +94,9 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 			continue;
 		if (argv[i][0] != '-' && !file) {
 			file = argv[i];
-		} else if (argv[i][0] != '-' && !sz) {
-			sz = argv[i];
+		} else if (!sz && (argv[i][0] != '-' ||
+				   isdigit((unsigned char)argv[i][1]))) {
+			sz = argv[i];	/* "-1" is a (bad) size */
 		} else {
 			file = NULL;
 			break;
