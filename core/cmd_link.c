@@ -4,6 +4,7 @@
 #include "dfs_util.h"
 #include "dfs_wr.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,7 +270,7 @@ static int mark_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 static int do_undel(struct session *s, int argc, char **argv)
 {
 	struct ext2_inode inode;
-	ext2_ino_t ino;
+	ext2_ino_t ino, dir;
 
 	if (dfs_args(s, argc, argv, 2, 3, "undelete", "<inode_num> [dest_name]",
 		     DFS_CHECK_RW | DFS_CHECK_BITMAPS) ||
@@ -278,6 +279,13 @@ static int do_undel(struct session *s, int argc, char **argv)
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
+	/* a name make_link would refuse: before anything is brought back */
+	if (argc > 2 && ext2fs_namei(s->fs, s->root, s->cwd, argv[2], &dir) &&
+	    dfs_wr_name_check(strrchr(argv[2], '/') ?
+			      strrchr(argv[2], '/') + 1 : argv[2])) {
+		out_error(s->out, "make_link", ENAMETOOLONG, NULL);
+		return CMD_FAIL;
+	}
 	if (dfs_read_inode(s, ino, &inode, argv[1]))
 		return CMD_FAIL;
 	if (ext2fs_test_inode_bitmap2(s->fs->inode_map, ino)) {
