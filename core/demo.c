@@ -235,7 +235,8 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 			return errno;
 		goto size;
 	}
-	if (stat(path, &st) == 0) {
+	if (lstat(path, &st) == 0) {
+		/* a link is not followed: what it names is not ours */
 		if (!S_ISREG(st.st_mode)) {
 			out_error(d->log, "mkdemo", 0, "%s exists and is not "
 				  "a regular file; not overwriting it", path);
@@ -249,7 +250,7 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 		}
 		*existed = 1;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return errno;
 size:
