@@ -238,6 +238,7 @@ static void plan_part(ext2_filsys fs, const struct plan *p,
 		      unsigned long long *bytes, unsigned long long *meta)
 {
 	const struct plan_repack *r = p->repack;
+	struct plan_stats ps;
 	size_t i;
 
 	if (r) {
@@ -247,6 +248,10 @@ static void plan_part(ext2_filsys fs, const struct plan *p,
 		*meta += 4ULL * r->n + 4;	/* bitmaps, descriptors */
 		return;
 	}
+	/* the blocks the preview says it writes, plus a record at each end
+	 * of every run written */
+	plan_get_stats(p, &ps);
+	*bytes += ps.written * fs->blocksize;
 	for (i = 0; i < p->nsteps; i++) {
 		const struct plan_step *st = &p->steps[i];
 
@@ -254,7 +259,7 @@ static void plan_part(ext2_filsys fs, const struct plan *p,
 		case STEP_COPY:
 		case STEP_WRITE_MAP:
 		case STEP_ZERO:
-			*bytes += run_bytes(fs, st->len);
+			*bytes += 2 * UNDO_CHUNK;
 			break;
 		case STEP_ALLOC:
 			*meta += 2 * groups_of(fs, st->dst, st->len);
