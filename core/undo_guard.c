@@ -423,8 +423,15 @@ static void managers_init(void)
 	file_mgr.write_blk64 = file_write64;
 }
 
-/* The name the undo manager is given: /proc/self/fd/N, which can only be
- * the file we created, when /proc shows it; else the path itself. */
+/*
+ * The name the undo manager is given: /proc/self/fd/N, which can only be
+ * the file we created, when /proc shows it; else the path itself.  Either
+ * way every read and write of the undo file goes to our descriptor (the
+ * backing manager's open hands out file_mgr's channel); libext2fs's own
+ * open of the name only reads the file's size, so a name swapped in the
+ * meantime can make it refuse the file (EXT2_ET_UNDO_FILE_CORRUPT), never
+ * write anywhere else.
+ */
 static char *pick_token(int fd, const char *path)
 {
 	struct stat a, b;
