@@ -430,7 +430,8 @@ static void managers_init(void)
  * backing manager's open hands out file_mgr's channel); libext2fs's own
  * open of the name only reads the file's size, so a name swapped in the
  * meantime can make it refuse the file (EXT2_ET_UNDO_FILE_CORRUPT), never
- * write anywhere else.
+ * write anywhere else (without /proc, its O_CREAT could at worst create an
+ * empty file where a swapped-in dangling link points).
  */
 static char *pick_token(int fd, const char *path)
 {
