@@ -207,12 +207,14 @@ unsigned long long dfs_clamp_count(struct session *s, const char *cmd,
 				   unsigned long long count,
 				   unsigned long long last, const char *what)
 {
-	if (count <= last + 1)	/* as debugfs, however far past the end */
+	unsigned long long in_fs = first <= last ? last - first + 1 : 0;
+	unsigned long long slack = last + 1 > 65536 ? last + 1 : 65536;
+
+	/* as debugfs while what lies past the end stays a screenful of
+	 * complaints no longer than the filesystem itself */
+	if (count <= in_fs || count - in_fs <= slack)
 		return count;
-	if (first > last)
-		count = 1;
-	else
-		count = last - first + 1;
+	count = in_fs ? in_fs : 1;
 	out_error(s->out, cmd, 0, "the count runs past the last %s (%llu); "
 		  "stopping there", what, last);
 	return count;

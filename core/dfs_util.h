@@ -49,10 +49,10 @@ unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
 unsigned long dfs_parse_count(struct session *s, const char *str,
 			      const char *cmd, const char *descr, int *err);
 /*
- * A count of blocks or inodes from first: unchanged when it ends within
- * last + 1 past zero (libext2fs then reports each one past the end, as in
- * debugfs); a count larger than the filesystem itself is cut at its end
- * (last, the last block or inode), saying so on the error channel.
+ * A count of blocks or inodes from first: unchanged when no more than the
+ * filesystem's size (at least 65536) of them lie past last, the last block
+ * or inode (libext2fs then reports each one past the end, as in debugfs);
+ * a longer one is cut at last, saying so on the error channel.
  */
 unsigned long long dfs_clamp_count(struct session *s, const char *cmd,
 				   unsigned long long first,

@@ -43,9 +43,10 @@ e2l 0 -w -R "seti <8000> 4294967296" "$img"
 grep -qx "seti: the count runs past the last inode of the filesystem ($inodes); stopping there" "$T/err" ||
 	fail "seti: $(cat "$T/err")"
 
-# A little past the end: what debugfs prints, byte for byte (same path).
+# Past the end by less than the filesystem: what debugfs prints, byte for
+# byte (same path).
 cp "$T/orig.img" "$img"
-for r in "testb $((last - 1)) 3" "testb $last 1" "testb 5 2"; do
+for r in "testb $((last - 1)) 3" "testb $last 1" "testb 5 2" "testb $((last - 1)) 1000"; do
 	debugfs -R "$r" "$img" > "$T/d.out" 2> "$T/d.err"
 	sed -i '/^debugfs [0-9]/d' "$T/d.err"
 	e2l 0 -R "$r" "$img"
