@@ -415,9 +415,10 @@ static void undo_verdict(struct session *s, const char *path, int applied,
 	int jnl = s->fs && ext2fs_has_feature_journal(s->fs->super);
 
 	if (!recorded)	/* every write waits for its record first */
-		out_error(s->out, "apply", werr, "while starting the undo file "
-			  "%s: nothing was written to %s (the undo file holds "
-			  "nothing; remove it)", path, s->device);
+		out_error(s->out, "apply", werr, "%s%s: nothing was written to "
+			  "%s (the undo file holds nothing; remove it)",
+			  werr ? "while starting the undo file " :
+			  "the undo file ", path, s->device);
 	else if (!stale)
 		out_error(s->out, "apply", 0, "the undo file %s %srecords "
 			  "every block written before the failure: `e2undo "
