@@ -32,7 +32,7 @@ static void usage(FILE *f)
 "       e2layout shell [OPTIONS] DEVICE|IMAGE     interactive shell\n"
 "       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
 "       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"
-"       e2layout mkdemo [--seed N] PATH\n"
+"       e2layout mkdemo [--seed N] [--force] PATH\n"
 "       e2layout lab list | start NAME [DIR] | check NAME IMAGE | hint NAME [N]\n"
 "       e2layout --man | --complete-words\n"
 "\n"
@@ -40,7 +40,7 @@ static void usage(FILE *f)
 "  -w            open read-write (refused on a mounted filesystem; one\n"
 "                writer at a time: held locked until the end)\n"
 "  -c            catastrophic mode: do not read bitmaps, ignore errors\n"
-"  -z FILE       record every write in an e2undo(8) undo file\n"
+"  -z FILE       record every write in a new e2undo(8) undo file\n"
 "  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock (read-only)\n"
 "  -i            DEVICE is an e2image file;  -d FILE  its data source\n"
 "  -n            open despite checksum errors;  -D  direct I/O (O_DIRECT)\n"
@@ -165,10 +165,12 @@ static int run_mkdemo(int argc, char **argv)
 	const char *path = NULL;
 	struct sink log;
 	errcode_t err;
-	int i;
+	int i, force = 0;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--force")) {
+			force = 1;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			if (parse_number(argv[++i], &seed)) {
 				fprintf(stderr, "e2layout mkdemo: bad seed: "
 						"%s\n", argv[i]);
@@ -176,22 +178,24 @@ static int run_mkdemo(int argc, char **argv)
 			}
 		} else if (argv[i][0] == '-' || path) {
 			fprintf(stderr, "Usage: e2layout mkdemo [--seed N] "
-					"PATH\n");
+					"[--force] PATH\n");
 			return EXIT_USAGE;
 		} else {
 			path = argv[i];
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "Usage: e2layout mkdemo [--seed N] PATH\n");
+		fprintf(stderr, "Usage: e2layout mkdemo [--seed N] [--force] "
+				"PATH\n");
 		return EXIT_USAGE;
 	}
 	sink_init_stdio(&log, SINK_TEXT);
-	err = demo_make(path, seed, &log);
+	err = demo_make(path, seed, force, &log);
 	sink_free(&log);
 	if (err) {
-		fprintf(stderr, "e2layout mkdemo: %s: %s\n", path,
-			error_message(err));
+		if (err != EEXIST)
+			fprintf(stderr, "e2layout mkdemo: %s: %s\n", path,
+				error_message(err));
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
@@ -369,9 +373,10 @@ int main(int argc, char **argv)
 			s.failed = 1;
 	}
 
+	/* a -z file that cannot restore is said so by session_close */
 	if (session_close(&s))
 		s.failed = 1;
-	if (o.undo && !err)
+	else if (o.undo && !err)
 		fprintf(stderr, "e2layout: undo file written to %s "
 				"(restore with: e2undo %s %s)\n",
 			o.undo, o.undo, o.device);

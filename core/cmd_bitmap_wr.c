@@ -69,6 +69,9 @@ static int block_mark(struct session *s, int argc, char **argv, int set)
 	if (dfs_block_args(s, argc, argv, &block, &count) ||
 	    dfs_check_rw(s, argv[0]))
 		return CMD_FAIL;
+	count = dfs_clamp_count(s, argv[0], block, count,
+				ext2fs_blocks_count(s->fs->super) - 1,
+				"block of the filesystem");
 	session_invalidate(s);
 	while (count-- > 0) {
 		if (block_op(s, BM_TEST, block) == set)
@@ -122,10 +125,13 @@ static int inode_mark(struct session *s, int argc, char **argv, int set)
 	if (!ino)
 		return CMD_FAIL;
 	if (argc == 3) {
-		len = (unsigned)dfs_parse_ulong(s, argv[2], argv[0], "length",
-						&err);
+		len = dfs_parse_count(s, argv[2], argv[0], "length", &err);
 		if (err)
 			return CMD_FAIL;
+		len = dfs_clamp_count(s, argv[0], ino, len,
+				      s->fs->super->s_inodes_count,
+				      "inode of the filesystem");
+		len = (unsigned)len;	/* debugfs's unsigned int */
 	}
 	session_invalidate(s);
 	if (len == 1 && inode_op(s, BM_TEST, ino) == set)

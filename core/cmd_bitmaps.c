@@ -61,6 +61,9 @@ static int do_testb(struct session *s, int argc, char **argv)
 
 	if (dfs_block_args(s, argc, argv, &block, &count))
 		return CMD_FAIL;
+	count = dfs_clamp_count(s, argv[0], block, count,
+				ext2fs_blocks_count(s->fs->super) - 1,
+				"block of the filesystem");
 	json_arr_begin(s->out, "blocks");
 	while (count-- > 0) {
 		used = test_block(s, block);

@@ -4,6 +4,7 @@
 #include "dfs_util.h"
 #include "dfs_wr.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,7 @@ static int do_link(struct session *s, int argc, char **argv)
 	if (dfs_args(s, argc, argv, 3, 3, "link", "<source file> <dest_name>",
 		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
-	dfs_wr_make_link(s, argv[1], argv[2]);
-	return CMD_OK;
+	return dfs_wr_make_link(s, argv[1], argv[2]) ? CMD_FAIL : CMD_OK;
 }
 
 static const char *const link_aliases[] = {"ln", NULL};
@@ -105,7 +105,9 @@ static int do_symlink(struct session *s, int argc, char **argv)
 		}
 		name = cp + 1;
 	}
-	err = ext2fs_symlink(s->fs, parent, 0, name, argv[2]);
+	err = dfs_wr_name_check(name);
+	if (!err)
+		err = ext2fs_symlink(s->fs, parent, 0, name, argv[2]);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = ext2fs_expand_dir(s->fs, parent);
 		if (err) {
@@ -143,6 +145,14 @@ static errcode_t make_node(struct session *s, const char *name,
 	ext2_ino_t ino;
 	errcode_t err;
 
+	/* a name libext2fs cannot hold fails as its link would, before
+	 * anything is allocated */
+	err = dfs_wr_name_check(name);
+	if (err) {
+		out_error(s->out, name, err, "while creating inode \"%s\"",
+			  name);
+		return err;
+	}
 	err = ext2fs_new_inode(fs, s->cwd, 010755, 0, &ino);
 	if (err) {
 		out_error(s->out, "do_mknod_internal", err,
@@ -260,7 +270,7 @@ static int mark_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 static int do_undel(struct session *s, int argc, char **argv)
 {
 	struct ext2_inode inode;
-	ext2_ino_t ino;
+	ext2_ino_t ino, dir;
 
 	if (dfs_args(s, argc, argv, 2, 3, "undelete", "<inode_num> [dest_name]",
 		     DFS_CHECK_RW | DFS_CHECK_BITMAPS) ||
@@ -269,6 +279,13 @@ static int do_undel(struct session *s, int argc, char **argv)
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
+	/* a name make_link would refuse: before anything is brought back */
+	if (argc > 2 && ext2fs_namei(s->fs, s->root, s->cwd, argv[2], &dir) &&
+	    dfs_wr_name_check(strrchr(argv[2], '/') ?
+			      strrchr(argv[2], '/') + 1 : argv[2])) {
+		out_error(s->out, "make_link", ENAMETOOLONG, NULL);
+		return CMD_FAIL;
+	}
 	if (dfs_read_inode(s, ino, &inode, argv[1]))
 		return CMD_FAIL;
 	if (ext2fs_test_inode_bitmap2(s->fs->inode_map, ino)) {
@@ -283,8 +300,8 @@ static int do_undel(struct session *s, int argc, char **argv)
 	ext2fs_block_iterate3(s->fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
 			      mark_block, NULL);
 	ext2fs_inode_alloc_stats2(s->fs, ino, +1, 0);
-	if (argc > 2)
-		dfs_wr_make_link(s, argv[1], argv[2]);
+	if (argc > 2 && dfs_wr_make_link(s, argv[1], argv[2]))
+		return CMD_FAIL;
 	return CMD_OK;
 }
 

@@ -22,7 +22,9 @@ static errcode_t make_dir(struct session *s, char *name)
 		}
 		name = cp + 1;
 	}
-	err = ext2fs_mkdir(s->fs, parent, 0, name);
+	err = dfs_wr_name_check(name);
+	if (!err)
+		err = ext2fs_mkdir(s->fs, parent, 0, name);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = ext2fs_expand_dir(s->fs, parent);
 		if (err) {

@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "plan.h"
 #include "quota_update.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -160,37 +161,6 @@ const struct cmd_entry cmd_plan = {
 	.run = do_plan,
 };
 
-/* IMAGE's directory (or $E2LAYOUT_UNDO_DIR, or /var/tmp for devices). */
-static char *undo_default(struct session *s)
-{
-	const char *dir = getenv("E2LAYOUT_UNDO_DIR");
-	char *copy = strdup(s->device), *base, *d, *path = NULL;
-	char stamp[32];
-	struct stat st;
-	time_t now = time(NULL);
-
-	if (!copy)
-		return NULL;
-	base = basename(copy);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	if (!dir || !*dir) {
-		if (!stat(s->device, &st) && S_ISREG(st.st_mode)) {
-			d = strdup(s->device);
-			if (d && asprintf(&path, "%s/e2layout-%s-%s.e2undo",
-					  dirname(d), base, stamp) < 0)
-				path = NULL;
-			free(d);
-			free(copy);
-			return path;
-		}
-		dir = "/var/tmp";
-	}
-	if (asprintf(&path, "%s/e2layout-%s-%s.e2undo", dir, base, stamp) < 0)
-		path = NULL;
-	free(copy);
-	return path;
-}
-
 /*
  * Applies p (a plan loaded from a file when loaded is set, else the current
  * plan), recording undo data as asked, then verifies it.
@@ -201,14 +171,23 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	const char *undo = o->undo;
 	int no_undo = o->no_undo;
 	char *undo_alloc = NULL;
+	size_t listed = s->n_undo_files;
 	int rc = CMD_FAIL;
 	struct plan *q;
 	errcode_t err;
 
-	if (s->undo_file)
+	if (s->undo_file) {
 		undo = s->undo_file;	/* -z: the session already records */
-	else if (!no_undo && !undo)
-		undo = undo_alloc = undo_default(s);
+		if (undo_path_room(s, "apply", undo, undo_plan_worst(s->fs, p)))
+			goto out;
+	} else if (!no_undo && !undo) {
+		undo = undo_alloc = undo_path_default(s);
+		if (!undo) {
+			out_error(s->out, "apply", ENOMEM, "while naming the "
+				  "undo file");
+			goto out;
+		}
+	}
 	if (no_undo)
 		undo = NULL;
 	err = plan_apply(s, p, s->undo_file ? NULL : undo, o);
@@ -220,12 +199,14 @@ static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
 	else
 		out_printf(s->out, "applied the %s plan for inode %u\n",
 			   p->kind, p->ino);
-	if (undo)
+	rc = CMD_OK;
+	if (undo && !s->undo_file && s->n_undo_files == listed)
+		rc = CMD_FAIL;	/* asked for, and not usable: said so */
+	else if (undo)
 		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
 			   "%s)\n", undo, undo, s->device);
 	if (sink_is_json(s->out))
-		json_str(s->out, "undo_file", undo);
-	rc = CMD_OK;
+		json_str(s->out, "undo_file", rc == CMD_OK ? undo : NULL);
 	for (q = p; q; q = q->next)
 		if (plan_verify(s, q))
 			rc = CMD_FAIL;

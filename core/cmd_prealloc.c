@@ -1,26 +1,73 @@
 /* cmd_prealloc.c - `prealloc FILE SIZE`: plans unwritten extents for the
  * holes of a file's first SIZE bytes in one contiguous run, creating the
  * file when it does not exist. */
+#include "args.h"
 #include "cmd.h"
 #include "dfs_util.h"
+#include "e2l_err.h"
 #include "plan.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_size(const char *str, __u64 *size)
+/* FILE names an existing regular file (a path or <ino>), or a new one in
+ * an existing directory: *ino the file, or the directory with *name. */
+static int find_file(struct session *s, const char *who, const char *file,
+		     ext2_ino_t *ino, char **copy, const char **name)
 {
-	char *end;
-	unsigned long long v = strtoull(str, &end, 0);
+	ext2_filsys fs = s->fs;
+	struct ext2_inode inode;
+	const char *dpath;
+	char *slash;
+	errcode_t err;
 
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
+	*name = NULL;
+	if (file[0] == '<')
+		return arg_inode(s, who, file, ino) ||
+		       dfs_read_inode(s, *ino, &inode, who) ||
+		       (LINUX_S_ISREG(inode.i_mode) ? 0 :
+			(out_error(s->out, who, 0, "%s is not a regular file",
+				   file), 1));
+	if (!ext2fs_namei(fs, s->root, s->cwd, file, ino)) {
+		if (dfs_read_inode(s, *ino, &inode, who))
+			return 1;
+		if (!LINUX_S_ISREG(inode.i_mode)) {
+			out_error(s->out, who, 0, "%s is not a regular file",
+				  file);
+			return 1;
+		}
+		return 0;
 	}
-	if (!*str || *end || !v)
-		return -1;
-	*size = v;
+	/* a new file: a name for an entry, in a directory that exists */
+	*copy = strdup(file);
+	if (!*copy)
+		return 1;
+	slash = strrchr(*copy, '/');
+	*name = slash ? slash + 1 : *copy;
+	if (slash)
+		*slash = 0;
+	dpath = slash ? (**copy ? *copy : "/") : ".";
+	err = arg_entry_name(*name);
+	if (err || strchr(*name, '\n')) {
+		out_error(s->out, who, err ? err : E2L_ERR_BAD_ARGUMENT,
+			  "%s: a new file's name is 1 to 255 bytes, without "
+			  "a newline", file);
+		return 1;
+	}
+	err = ext2fs_namei_follow(fs, s->root, s->cwd, dpath, ino);
+	if (err) {
+		out_error(s->out, who, err, "while looking up the directory "
+			  "%s of %s", dpath, file);
+		return 1;
+	}
+	if (dfs_read_inode(s, *ino, &inode, who))
+		return 1;
+	if (!LINUX_S_ISDIR(inode.i_mode)) {
+		out_error(s->out, who, E2L_ERR_BAD_ARGUMENT, "%s: %s is not a "
+			  "directory", file, dpath);
+		return 1;
+	}
 	return 0;
 }
 
@@ -28,26 +75,28 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 {
 	ext2_filsys fs = s->fs;
 	const char *file = NULL, *sz = NULL, *name = NULL;
-	blk64_t goal = ~0ULL;
-	ext2_ino_t ino = 0, dir;
-	struct ext2_inode inode;
-	char *copy = NULL, *slash;
+	struct placement pl = {0, NULL};
+	ext2_ino_t ino = 0;
+	char *copy = NULL;
 	struct plan *p = NULL;
 	__u64 size;
-	int i, rc = CMD_FAIL;
+	int i, r, rc = CMD_FAIL;
 	struct apply_opts ao;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
 		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--goal") && i + 1 < argc) {
-			if (dfs_strtoblk(s, argv[0], argv[++i], &goal))
-				return CMD_FAIL;
-		} else if (argv[i][0] != '-' && !file) {
+		r = arg_placement(s, argv[0], argc, argv, &i, PLACE_ALL, &pl);
+		if (r > 0)
+			return CMD_FAIL;
+		if (!r)
+			continue;
+		if (argv[i][0] != '-' && !file) {
 			file = argv[i];
-		} else if (argv[i][0] != '-' && !sz) {
-			sz = argv[i];
+		} else if (!sz && (argv[i][0] != '-' ||
+				   isdigit((unsigned char)argv[i][1]))) {
+			sz = argv[i];	/* "-1" is a (bad) size */
 		} else {
 			file = NULL;
 			break;
@@ -55,48 +104,17 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 	}
 	if (!file || !sz) {
 		out_error(s->out, argv[0], 0, "Usage: prealloc FILE SIZE "
-			  "[--goal BLOCK]");
+			  "[--goal BLOCK | --group G | --middle | --start]");
 		return CMD_FAIL;
 	}
-	if (parse_size(sz, &size)) {
-		out_error(s->out, argv[0], 0, "bad size: %s (bytes, or with "
-			  "K, M or G)", sz);
+	if (arg_bytes(s, argv[0], "size", sz, &size))
 		return CMD_FAIL;
-	}
-	if (ext2fs_namei(fs, s->root, s->cwd, file, &ino)) {
-		/* a new file: its directory must exist */
-		copy = strdup(file);
-		if (!copy)
-			return CMD_FAIL;
-		slash = strrchr(copy, '/');
-		name = slash ? slash + 1 : copy;
-		if (slash)
-			*slash = 0;
-		if (!*name || strlen(name) > 255) {
-			out_error(s->out, argv[0], 0, "bad file name: %s",
-				  file);
-			goto out;
-		}
-		if (ext2fs_namei(fs, s->root, s->cwd,
-				 slash ? (*copy ? copy : "/") : ".", &dir)) {
-			out_error(s->out, argv[0], 0, "no directory for %s",
-				  file);
-			goto out;
-		}
-		ino = dir;
-	} else {
-		if (dfs_read_inode(s, ino, &inode, argv[0]))
-			goto out;
-		if (!LINUX_S_ISREG(inode.i_mode)) {
-			out_error(s->out, argv[0], 0, "%s is not a regular "
-				  "file", file);
-			goto out;
-		}
-	}
-	if (goal == ~0ULL)
-		goal = ext2fs_group_first_block2(fs,
+	if (find_file(s, argv[0], file, &ino, &copy, &name))
+		goto out;
+	if (!pl.opt)
+		pl.goal = ext2fs_group_first_block2(fs,
 				ext2fs_group_of_ino(fs, ino));
-	if (plan_build_prealloc(s, ino, name, size, goal, &p))
+	if (plan_build_prealloc(s, ino, name, size, pl.goal, &p))
 		goto out;
 	rc = CMD_OK;
 	if (!p)
@@ -104,6 +122,18 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 	plan_show(s, p);
 	if (name)
 		out_printf(s->out, "  (creates %s first)\n", file);
+	if (p->dir_blocks[0])
+		out_printf(s->out, "  (directory %u has no room for the entry: "
+			   "it grows into block %llu, and %llu if its mapping "
+			   "needs a block too)\n", ino,
+			   (unsigned long long)p->dir_blocks[0],
+			   (unsigned long long)p->dir_blocks[1]);
+	if (sink_is_json(s->out) && p->dir_blocks[0]) {
+		json_arr_begin(s->out, "directory_grows_into");
+		json_u64(s->out, NULL, p->dir_blocks[0]);
+		json_u64(s->out, NULL, p->dir_blocks[1]);
+		json_arr_end(s->out);
+	}
 	rc = plan_offer(s, p, 1, &ao);
 out:
 	free(copy);
@@ -112,9 +142,10 @@ out:
 
 const struct cmd_entry cmd_prealloc = {
 	.name = "prealloc",
-	.synopsis = "prealloc FILE SIZE [--goal BLOCK]",
+	.synopsis = "prealloc FILE SIZE [--goal BLOCK | --group G | --middle | "
+		    "--start]",
 	.summary = "Plan unwritten extents for a file's first SIZE bytes",
-	.options = "--goal",
+	.options = "--goal --group --middle --start",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_prealloc,

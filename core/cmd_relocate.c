@@ -2,58 +2,16 @@
  * move inodes' blocks into contiguous free runs (evacuate: every inode out
  * of a block range), previewed and kept as the session's current plan for
  * `apply`. */
+#include "args.h"
 #include "cmd.h"
 #include "dfs_util.h"
+#include "e2l_err.h"
 #include "owner.h"
 #include "plan.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Parses --goal/--group/--middle/--start; 0 ok, 1 bad, -1 not ours. */
-static int parse_goal(struct session *s, const char *who, int argc,
-		      char **argv, int *i, blk64_t *goal)
-{
-	ext2_filsys fs = s->fs;
-	unsigned long long v;
-	char *end;
-
-	if (!strcmp(argv[*i], "--middle")) {
-		*goal = ext2fs_blocks_count(fs->super) / 2;
-		return 0;
-	}
-	if (!strcmp(argv[*i], "--start")) {
-		*goal = fs->super->s_first_data_block;
-		return 0;
-	}
-	if (strcmp(argv[*i], "--goal") && strcmp(argv[*i], "--group"))
-		return -1;
-	if (*i + 1 >= argc) {
-		out_error(s->out, who, 0, "%s needs a number", argv[*i]);
-		return 1;
-	}
-	v = strtoull(argv[*i + 1], &end, 0);
-	if (!*argv[*i + 1] || *end) {
-		out_error(s->out, who, 0, "bad number: %s", argv[*i + 1]);
-		return 1;
-	}
-	if (!strcmp(argv[*i], "--group")) {
-		if (v >= fs->group_desc_count) {
-			out_error(s->out, who, 0, "no group %llu (the "
-				  "filesystem has %u)", v,
-				  fs->group_desc_count);
-			return 1;
-		}
-		v = ext2fs_group_first_block2(fs, v);
-	} else if (v >= ext2fs_blocks_count(fs->super)) {
-		out_error(s->out, who, 0, "block %llu is past the end of the "
-			  "filesystem", v);
-		return 1;
-	}
-	*goal = v;
-	(*i)++;
-	return 0;
-}
 
 /* The journal must be internal and clean (nothing to replay). */
 static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
@@ -95,39 +53,63 @@ static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
 	return !bad;
 }
 
+/* --size N: N blocks, or N bytes with K, M, G or T; 1024 to 2^32 - 1
+ * blocks, and no more than the free blocks could hold. */
+static int parse_jsize(struct session *s, const char *who, const char *str,
+		       blk64_t *size)
+{
+	ext2_filsys fs = s->fs;
+	size_t len = strlen(str);
+	unsigned long long v;
+	__u64 bytes;
+
+	if (len && isalpha((unsigned char)str[len - 1])) {
+		if (arg_bytes(s, who, "--size", str, &bytes))
+			return 1;
+		v = bytes / fs->blocksize;
+	} else if (arg_number(s, who, "--size", str, &v)) {
+		return 1;
+	}
+	if (v < 1024 || v >= (1ULL << 32)) {
+		out_error(s->out, who, E2L_ERR_BAD_ARGUMENT, "--size %s: %llu "
+			  "blocks; a journal has 1024 to 4294967295 blocks",
+			  str, v);
+		return 1;
+	}
+	if (v > ext2fs_free_blocks_count(fs->super)) {
+		out_error(s->out, who, E2L_ERR_BAD_ARGUMENT, "--size %s: %llu "
+			  "blocks, and the filesystem has %llu free", str, v,
+			  (unsigned long long)ext2fs_free_blocks_count(
+				fs->super));
+		return 1;
+	}
+	*size = v;
+	return 0;
+}
+
 static int do_journal_relocate(struct session *s, int argc, char **argv)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t goal = ext2fs_blocks_count(fs->super) / 2, size = 0;
+	struct placement pl = {ext2fs_blocks_count(fs->super) / 2, NULL};
+	blk64_t size = 0;
 	ext2_ino_t ino = fs->super->s_journal_inum;
 	struct plan *p;
-	char *end;
-	int i, r;
+	int i, r, sized = 0;
 	struct apply_opts ao;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
 		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
-		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
+		r = arg_placement(s, argv[0], argc, argv, &i, PLACE_ALL, &pl);
 		if (r > 0)
 			return CMD_FAIL;
 		if (!r)
 			continue;
-		if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-			size = strtoull(argv[++i], &end, 0);
-			if (*end == 'K' || *end == 'k')
-				size = (size << 10) / fs->blocksize, end++;
-			else if (*end == 'M' || *end == 'm')
-				size = (size << 20) / fs->blocksize, end++;
-			else if (*end == 'G' || *end == 'g')
-				size = (size << 30) / fs->blocksize, end++;
-			if (*end || size < 1024 || size >= (1ULL << 32)) {
-				out_error(s->out, argv[0], 0, "bad size: %s "
-					  "(BLOCKS, or a size with K, M or G; "
-					  "at least 1024 blocks)", argv[i]);
+		if (!strcmp(argv[i], "--size") && i + 1 < argc && !sized) {
+			if (parse_jsize(s, argv[0], argv[++i], &size))
 				return CMD_FAIL;
-			}
+			sized = 1;
 			continue;
 		}
 		out_error(s->out, argv[0], 0, "Usage: journal_relocate "
@@ -149,7 +131,7 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 	}
 	if (!journal_clean(s, ino, size != 0))
 		return CMD_FAIL;
-	if (plan_build_move(s, "journal_relocate", ino, goal, size, &p))
+	if (plan_build_move(s, "journal_relocate", ino, pl.goal, size, &p))
 		return CMD_FAIL;
 	return plan_offer(s, p, 0, &ao);
 }
@@ -169,7 +151,7 @@ static int do_defrag(struct session *s, int argc, char **argv)
 	ext2_filsys fs = s->fs;
 	struct ext2_inode inode;
 	const char *file = NULL;
-	blk64_t goal = ~0ULL;
+	struct placement pl = {~0ULL, NULL};
 	ext2_ino_t ino;
 	struct plan *p;
 	int i, r;
@@ -179,7 +161,7 @@ static int do_defrag(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 
 	for (i = 1; i < argc; i++) {
-		r = parse_goal(s, argv[0], argc, argv, &i, &goal);
+		r = arg_placement(s, argv[0], argc, argv, &i, PLACE_ALL, &pl);
 		if (r > 0)
 			return CMD_FAIL;
 		if (!r)
@@ -196,8 +178,8 @@ static int do_defrag(struct session *s, int argc, char **argv)
 			  "BLOCK | --group G]");
 		return CMD_FAIL;
 	}
-	ino = dfs_string_to_inode(s, file);
-	if (!ino || dfs_read_inode(s, ino, &inode, argv[0]))
+	if (arg_inode(s, argv[0], file, &ino) ||
+	    dfs_read_inode(s, ino, &inode, argv[0]))
 		return CMD_FAIL;
 	if (!LINUX_S_ISREG(inode.i_mode) || ino < EXT2_FIRST_INO(fs->super)) {
 		out_error(s->out, argv[0], 0, "%s is not a regular file", file);
@@ -208,10 +190,10 @@ static int do_defrag(struct session *s, int argc, char **argv)
 			  "the inode; there is nothing to defragment", file);
 		return CMD_FAIL;
 	}
-	if (goal == ~0ULL)
-		goal = ext2fs_group_first_block2(fs,
+	if (!pl.opt)
+		pl.goal = ext2fs_group_first_block2(fs,
 				ext2fs_group_of_ino(fs, ino));
-	if (plan_build_move(s, "defrag", ino, goal, 0, &p))
+	if (plan_build_move(s, "defrag", ino, pl.goal, 0, &p))
 		return CMD_FAIL;
 	if (p->nold <= 1 && p->nold_meta <= p->new_meta) {
 		out_printf(s->out, "%s is already in one contiguous run; "
@@ -286,34 +268,40 @@ static int evac_cb(const struct owner_run *run, void *arg)
 	return 0;
 }
 
+/* FIRST-LAST (or FIRST LAST): blocks inside the filesystem, in order. */
 static int parse_range(struct session *s, const char *who, int argc,
 		       char **argv, blk64_t *first, blk64_t *last)
 {
 	unsigned long long a, b;
-	char *end;
+	char *dash, *copy = NULL;
+	int bad = 1;
 
-	if (argc == 2) {
-		a = strtoull(argv[1], &end, 0);
-		if (*end != '-' || end == argv[1])
-			goto bad;
-		b = strtoull(end + 1, &end, 0);
+	if (argc == 2 && (dash = strchr(argv[1], '-')) != NULL &&
+	    dash != argv[1] && (copy = strdup(argv[1])) != NULL) {
+		copy[dash - argv[1]] = 0;
+		bad = arg_number(s, who, "FIRST", copy, &a) ||
+		      arg_number(s, who, "LAST", dash + 1, &b);
 	} else if (argc == 3) {
-		a = strtoull(argv[1], &end, 0);
-		if (*end)
-			goto bad;
-		b = strtoull(argv[2], &end, 0);
+		bad = arg_number(s, who, "FIRST", argv[1], &a) ||
+		      arg_number(s, who, "LAST", argv[2], &b);
 	} else {
-		goto bad;
+		out_error(s->out, who, 0, "Usage: evacuate FIRST-LAST (blocks "
+			  "within the filesystem, FIRST <= LAST)");
 	}
-	if (*end || a > b || b >= ext2fs_blocks_count(s->fs->super))
-		goto bad;
+	free(copy);
+	if (bad)
+		return 1;
+	if (arg_block_in_fs(s, who, "FIRST", a) ||
+	    arg_block_in_fs(s, who, "LAST", b))
+		return 1;
+	if (a > b) {
+		out_error(s->out, who, E2L_ERR_BAD_ARGUMENT, "%llu-%llu: FIRST "
+			  "is after LAST", a, b);
+		return 1;
+	}
 	*first = a;
 	*last = b;
 	return 0;
-bad:
-	out_error(s->out, who, 0, "Usage: evacuate FIRST-LAST (blocks within "
-		  "the filesystem, FIRST <= LAST)");
-	return 1;
 }
 
 static int do_evacuate(struct session *s, int argc, char **argv)

@@ -1,5 +1,6 @@
 /* cmd_repack.c - `repack_flex [N]` (alias repack-flex): packs flex group N's
  * bitmaps and inode tables into one island, as mke2fs -G lays them out. */
+#include "args.h"
 #include "cmd.h"
 #include "plan.h"
 
@@ -8,19 +9,22 @@
 
 static int do_repack_flex(struct session *s, int argc, char **argv)
 {
-	unsigned long flex = 0;
+	unsigned long long flex = 0;
 	struct apply_opts ao;
 	struct plan *p;
-	char *end;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
 		return CMD_FAIL;
-	if (argc > 2 || (argc == 2 && (flex = strtoul(argv[1], &end, 0),
-				       !*argv[1] || *end))) {
+	if (argc > 2) {
 		out_error(s->out, argv[0], 0, "Usage: repack_flex [N] "
 			  "[--no-undo | --undo FILE]");
 		return CMD_FAIL;
 	}
+	/* a plain number (strtoul took "-1" for 2^64 - 1) */
+	if (argc == 2 && arg_number(s, argv[0], "N", argv[1], &flex))
+		return CMD_FAIL;
+	if (flex > ~0UL)
+		flex = ~0UL;	/* past any flex group: refused as such */
 	if (plan_build_repack(s, flex, &p))
 		return CMD_FAIL;
 	if (!p)

@@ -170,6 +170,9 @@ static errcode_t write_file(struct session *s, const char *src, char *dest)
 		err = EXT2_ET_FILE_EXISTS;
 		goto out;
 	}
+	err = dfs_wr_name_check(dest);	/* before the inode is allocated */
+	if (err)
+		goto out;
 	err = ext2fs_new_inode(fs, parent, 010755, 0, &ino);
 	if (err)
 		goto out;

@@ -216,7 +216,27 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 	int fd, mount_flags = 0;
 
 	*existed = 0;
-	if (stat(path, &st) == 0) {
+	if (d->no_replace) {
+		/* one atomic step: nothing that exists is ever opened */
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+		if (fd < 0 && errno == EEXIST) {
+			if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+				out_error(d->log, "mkdemo", 0, "%s exists and "
+					  "is not a regular file; not "
+					  "overwriting it", path);
+			else
+				out_error(d->log, "mkdemo", 0, "%s exists; "
+					  "not replacing it (mkdemo --force %s "
+					  "replaces a regular file)", path,
+					  path);
+			return EEXIST;
+		}
+		if (fd < 0)
+			return errno;
+		goto size;
+	}
+	if (lstat(path, &st) == 0) {
+		/* a link is not followed: what it names is not ours */
 		if (!S_ISREG(st.st_mode)) {
 			out_error(d->log, "mkdemo", 0, "%s exists and is not "
 				  "a regular file; not overwriting it", path);
@@ -230,9 +250,10 @@ static errcode_t demo_create_file(struct demo *d, const char *path,
 		}
 		*existed = 1;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return errno;
+size:
 	if (ftruncate(fd, bytes) < 0) {
 		int e = errno;
 
@@ -283,7 +304,8 @@ errcode_t demo_end(struct demo *d, const char *path, errcode_t err)
 	return err;
 }
 
-errcode_t demo_make(const char *path, unsigned long seed, struct sink *log)
+errcode_t demo_make(const char *path, unsigned long seed, int force,
+		    struct sink *log)
 {
 	struct demo d;
 	errcode_t err;
@@ -292,6 +314,7 @@ errcode_t demo_make(const char *path, unsigned long seed, struct sink *log)
 	memset(&d, 0, sizeof(d));
 	d.log = log;
 	d.seed = seed;
+	d.no_replace = !force;
 	err = demo_begin(&d, path, &demo_default_geom, &existed);
 	if (err && !d.fs)
 		return err;

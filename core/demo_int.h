@@ -29,6 +29,7 @@ struct demo {
 	/* Filler runs kept around the journal; they become one file. */
 	struct demo_run kept[DEMO_MAX_RUNS];
 	int nkept;
+	int no_replace;			/* refuse an existing path */
 	unsigned journal_extents;
 	unsigned files;
 	uint64_t data_bytes;

@@ -179,11 +179,45 @@ int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 	}
 	if (argc > 2) {
 		err = 0;
-		*count = dfs_parse_ulong(s, argv[2], argv[0], "count", &err);
+		*count = dfs_parse_count(s, argv[2], argv[0], "count", &err);
 		if (err)
 			return 1;
 	}
 	return 0;
+}
+
+unsigned long dfs_parse_count(struct session *s, const char *str,
+			      const char *cmd, const char *descr, int *err)
+{
+	const char *p = str;
+
+	/* strtoul reads "-6" as 2^64 - 6 (debugfs loops on it for ever) */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '-') {
+		out_error(s->out, cmd, 0, "Bad %s - %s", descr, str);
+		*err = 1;
+		return 0;
+	}
+	return dfs_parse_ulong(s, str, cmd, descr, err);
+}
+
+unsigned long long dfs_clamp_count(struct session *s, const char *cmd,
+				   unsigned long long first,
+				   unsigned long long count,
+				   unsigned long long last, const char *what)
+{
+	unsigned long long in_fs = first <= last ? last - first + 1 : 0;
+	unsigned long long slack = last + 1 > 65536 ? last + 1 : 65536;
+
+	/* as debugfs while what lies past the end stays a screenful of
+	 * complaints no longer than the filesystem itself */
+	if (count <= in_fs || count - in_fs <= slack)
+		return count;
+	count = in_fs ? in_fs : 1;
+	out_error(s->out, cmd, 0, "the count runs past the last %s (%llu); "
+		  "stopping there", what, last);
+	return count;
 }
 
 int dfs_read_inode_full(struct session *s, ext2_ino_t ino,

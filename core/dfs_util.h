@@ -44,6 +44,20 @@ unsigned long dfs_parse_ulong(struct session *s, const char *str,
 unsigned long long dfs_parse_ulonglong(struct session *s, const char *str,
 				       const char *cmd, const char *descr,
 				       int *err);
+/* A count ("Bad DESCR - STR"): dfs_parse_ulong, but a negative number is
+ * refused rather than read as nearly 2^64. */
+unsigned long dfs_parse_count(struct session *s, const char *str,
+			      const char *cmd, const char *descr, int *err);
+/*
+ * A count of blocks or inodes from first: unchanged when no more than the
+ * filesystem's size (at least 65536) of them lie past last, the last block
+ * or inode (libext2fs then reports each one past the end, as in debugfs);
+ * a longer one is cut at last, saying so on the error channel.
+ */
+unsigned long long dfs_clamp_count(struct session *s, const char *cmd,
+				   unsigned long long first,
+				   unsigned long long count,
+				   unsigned long long last, const char *what);
 /* A block number ("Bad block number - STR"); 0 on success, 1 on failure. */
 int dfs_strtoblk(struct session *s, const char *cmd, const char *str,
 		 blk64_t *ret);

@@ -53,7 +53,7 @@ int dfs_wr_write_inode(struct session *s, ext2_ino_t ino,
 	return 0;
 }
 
-void dfs_wr_make_link(struct session *s, char *source, char *dest)
+int dfs_wr_make_link(struct session *s, char *source, char *dest)
 {
 	struct ext2_inode inode;
 	ext2_ino_t ino, dir;
@@ -62,7 +62,7 @@ void dfs_wr_make_link(struct session *s, char *source, char *dest)
 
 	ino = dfs_string_to_inode(s, source);
 	if (!ino)
-		return;
+		return 1;
 	base = strrchr(source, '/');
 	base = base ? base + 1 : source;
 	/* an existing destination is the directory to link into */
@@ -74,7 +74,7 @@ void dfs_wr_make_link(struct session *s, char *source, char *dest)
 			*cp = 0;
 			dir = dfs_string_to_inode(s, dest);
 			if (!dir)
-				return;
+				return 1;
 			name = cp + 1;
 		} else {
 			dir = s->cwd;
@@ -82,11 +82,19 @@ void dfs_wr_make_link(struct session *s, char *source, char *dest)
 		}
 	}
 	if (dfs_read_inode(s, ino, &inode, source))
-		return;
-	err = ext2fs_link(s->fs, dir, name, ino,
-			  dfs_wr_file_type(inode.i_mode));
+		return 1;
+	err = dfs_wr_name_check(name);
+	if (!err)
+		err = ext2fs_link(s->fs, dir, name, ino,
+				  dfs_wr_file_type(inode.i_mode));
 	if (err)
 		out_error(s->out, "make_link", err, NULL);
+	return err ? 1 : 0;
+}
+
+errcode_t dfs_wr_name_check(const char *name)
+{
+	return strlen(name) > EXT2_NAME_LEN ? ENAMETOOLONG : 0;
 }
 
 void dfs_wr_unlink_by_name(struct session *s, char *filename)

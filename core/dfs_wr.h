@@ -23,8 +23,17 @@ int dfs_wr_file_type(unsigned mode);
 int dfs_wr_write_inode(struct session *s, ext2_ino_t ino,
 		       struct ext2_inode *inode, const char *cmd);
 
-/* debugfs's make_link: links source (a file spec) as dest. */
-void dfs_wr_make_link(struct session *s, char *source, char *dest);
+/*
+ * A new directory entry's name: ENAMETOOLONG past EXT2_NAME_LEN (255)
+ * bytes, which libext2fs would copy past its buffers (debugfs 1.47.0
+ * crashes or leaves a damaged directory); 0 otherwise.  Checked before
+ * anything is allocated, so the request fails as if libext2fs had.
+ */
+errcode_t dfs_wr_name_check(const char *name);
+
+/* debugfs's make_link: links source (a file spec) as dest.  Returns 0, or
+ * 1 after printing why not. */
+int dfs_wr_make_link(struct session *s, char *source, char *dest);
 
 /* debugfs's unlink_file_by_name (filename is cut at its last '/'). */
 void dfs_wr_unlink_by_name(struct session *s, char *filename);

@@ -49,6 +49,9 @@ struct plan {
 	__u64 set_size;			/* prealloc: i_size at least this */
 	char create_name[256];		/* prealloc: create this file in
 					   directory ino, then use it */
+	blk64_t dir_blocks[2];		/* prealloc: the free blocks that
+					   directory grows into when the
+					   entry does not fit (0: fits) */
 	struct plan_step *steps;
 	size_t nsteps;
 	struct plan_fp fp;
@@ -122,6 +125,17 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 			      struct plan **pp);
 /* Apply side of the above: creates p->create_name, sets p->ino. */
 errcode_t plan_create_file(ext2_filsys fs, struct plan *p);
+/* plan_dirent.c: would an entry for name fit in directory dir's blocks
+ * (in the leaf its hash picks, when indexed)?  *fits 1 or 0. */
+errcode_t plan_dir_fits(ext2_filsys fs, ext2_ino_t dir, const char *name,
+			int *fits);
+/* Reserves p->dir_blocks: the first two free blocks from dir's goal,
+ * outside p's new run (p->target must be set). */
+errcode_t plan_dir_reserve(ext2_filsys fs, struct plan *p, ext2_ino_t dir);
+/* Links p->create_name to ino in directory p->ino; the directory grows
+ * only into p->dir_blocks (their bitmaps and counters committed), never
+ * into p's new run; any other allocation fails the link. */
+errcode_t plan_dir_link(ext2_filsys fs, const struct plan *p, ext2_ino_t ino);
 
 /* Previews a plan (text or JSON). */
 void plan_show(struct session *s, const struct plan *p);
@@ -149,8 +163,10 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen);
 
 struct apply_opts;
-/* Applies p (crash-safe order); undo_path NULL for no undo file; o (may be
- * NULL) carries the operator's options (--no-fsck). */
+/* Applies p (crash-safe order); undo_path NULL for no undo file, else a
+ * new file (undo_guard.h: refused when anything exists there), added to the
+ * session's undo list when it restores; o (may be NULL) carries the
+ * operator's options (--no-fsck). */
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o);
 /*

@@ -6,6 +6,7 @@
 #include "plan.h"
 #include "e2l_err.h"
 #include "quota_update.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -102,20 +103,22 @@ static errcode_t reopen(struct session *s, io_manager io)
 {
 	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
 		    EXT2_FLAG_64BITS;
-	errcode_t err;
+	errcode_t err, e;
 
 	session_invalidate(s);
-	err = ext2fs_close_free(&s->fs);
-	if (err)
-		return err;
+	/* a close that fails still frees; the reopen goes on regardless */
+	err = s->fs ? ext2fs_close_free(&s->fs) : 0;
 	s->loaded = 0;
-	err = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
-	if (err) {
+	e = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
+	if (!err)
+		err = e;
+	if (e) {
 		s->fs = NULL;
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-	return session_need(s, NEED_BITMAPS);
+	e = session_need(s, NEED_BITMAPS);
+	return err ? err : e;
 }
 
 static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
@@ -414,12 +417,44 @@ static errcode_t check_safe(struct session *s)
 	return 0;
 }
 
+/* What the undo file can still do after an apply that failed (applied:
+ * 0) or whose undo file failed (applied: 1), said plainly. */
+static void undo_verdict(struct session *s, const char *path, int applied,
+			 errcode_t stale, errcode_t werr, int recorded)
+{
+	int jnl = s->fs && ext2fs_has_feature_journal(s->fs->super);
+
+	if (!recorded)	/* every write waits for its record first */
+		out_error(s->out, "apply", werr, "%s%s: nothing was written to "
+			  "%s (the undo file holds nothing; remove it)",
+			  werr ? "while starting the undo file " :
+			  "the undo file ", path, s->device);
+	else if (!stale)
+		out_error(s->out, "apply", 0, "the undo file %s %srecords "
+			  "every block written before the failure: `e2undo "
+			  "%s %s` puts %s back as it was before this apply",
+			  path, werr ? "could not be written further, but " :
+			  "", path, s->device, s->device);
+	else if (applied)
+		out_error(s->out, "apply", stale, "while writing the undo file "
+			  "%s: it is incomplete and cannot restore %s (the new "
+			  "layout is in place)", path, s->device);
+	else
+		out_error(s->out, "apply", stale, "while writing the undo file "
+			  "%s: it is incomplete and cannot restore %s; %s: run "
+			  "e2fsck -fy %s", path, s->device,
+			  jnl ? "the journal keeps the filesystem consistent" :
+			  "the filesystem holds the old or the new layout",
+			  s->device);
+}
+
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o)
 {
-	int own_undo = 0;
+	struct undo_guard *guard = NULL;
 	struct plan *q;
-	errcode_t err = 0, e, stale = 0;
+	errcode_t err = 0, e, re, werr, stale = 0;
+	int recorded;
 	__u32 wtime;
 
 	err = check_safe(s);
@@ -434,30 +469,30 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	if (err)
 		return err;
 	if (undo_path && !s->undo_file) {
-		if (unlink(undo_path) && errno != ENOENT) {
-			out_error(s->out, "apply", errno, "while removing the "
-				  "old undo file %s", undo_path);
-			return errno;
-		}
-		err = set_undo_io_backing_manager(unix_io_manager);
-		if (!err)
-			err = set_undo_io_backup_file((char *)undo_path);
+		/* a new file, checked and created by us (undo_guard.c) */
+		err = undo_guard_open(s, "apply", s->device, undo_path,
+				      undo_plan_worst(s->fs, p), &guard);
+		if (err)
+			return err;
 		wtime = s->fs->super->s_wtime;
-		if (!err)
-			err = reopen(s, undo_io_manager);
+		err = reopen(s, undo_io_manager);
 		/* Undo records in 32 KiB chunks (as mke2fs asks): far fewer
 		 * index entries than one per block, about 1.6x faster. */
 		if (!err)
 			io_channel_set_options(s->fs->io, "tdb_data_size=32768");
 		if (err) {
 			out_error(s->out, "apply", err, "while opening %s "
-				  "through the undo file %s", s->device,
-				  undo_path);
-			if (!s->fs)
-				reopen(s, unix_io_manager);
+				  "through the undo file %s; nothing was "
+				  "written", s->device, undo_path);
+			if (s->fs)
+				ext2fs_close_free(&s->fs);
+			undo_guard_close(&guard, NULL, NULL);
+			if (reopen(s, unix_io_manager))
+				out_error(s->out, "apply", 0, "%s could not be "
+					  "reopened; the session has no "
+					  "filesystem open", s->device);
 			return err;
 		}
-		own_undo = 1;
 		/* a session that wrote (an MMP block, its own changes) has
 		 * its superblock rewritten by that close: its write time is
 		 * the session's own, not another writer's */
@@ -481,19 +516,37 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	}
 	fault_remove(s->fs);
 	prog_s = NULL;
-	if (err)
+	if (err) {
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "
 			  "e2fsck -fn to check)");
-	if (own_undo) {
-		/* Closing finalizes the undo file; reopen without it. */
-		e = reopen(s, unix_io_manager);
-		if (e) {
-			out_error(s->out, "apply", e, "while reopening %s",
-				  s->device);
-			if (!err)
-				err = e;
-		}
+		/* What the failed steps left in memory (counters, bitmaps)
+		 * must not reach the disk when the filesystem is closed: the
+		 * disk holds what the ordered writes made, as after a crash;
+		 * the session reopens it from there. */
+		s->fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
+				  EXT2_FLAG_IB_DIRTY);
+		if (!guard && reopen(s, unix_io_manager))
+			out_error(s->out, "apply", 0, "%s could not be "
+				  "reopened; the session has no filesystem "
+				  "open", s->device);
+	}
+	if (guard) {
+		/* Closing finalizes the undo file; reopen without it.  (A
+		 * close refused by a full undo file said so already.) */
+		re = reopen(s, unix_io_manager);
+		/* the file counts (undo_list) only when it restores */
+		e = undo_guard_close(&guard, &werr, &recorded);
+		if (re && (re != werr || !s->fs))
+			out_error(s->out, "apply", re, "while reopening %s%s",
+				  s->device, s->fs ? "" : "; the session has "
+				  "no filesystem open");
+		if (re && !err)
+			err = re;
+		if (err || e)
+			undo_verdict(s, undo_path, !err, e, werr, recorded);
+		if (!e && undo_list_add(s, undo_path) && !err)
+			err = ENOMEM;
 	}
 	return err ? err : stale;
 }

@@ -30,6 +30,10 @@ static void save_one(FILE *f, const struct plan *p)
 		fprintf(f, "set_size %llu\n", (unsigned long long)p->set_size);
 	if (p->create_name[0])
 		fprintf(f, "create %s\n", p->create_name);
+	if (p->dir_blocks[0])
+		fprintf(f, "dir_blocks %llu %llu\n",
+			(unsigned long long)p->dir_blocks[0],
+			(unsigned long long)p->dir_blocks[1]);
 	if (p->repack)
 		plan_repack_save(f, p);
 	for (i = 0; i < p->nold; i++)
@@ -112,6 +116,11 @@ static int parse_line(struct plan *p, const char *line)
 	    strlen(line + 7) < sizeof(p->create_name) &&
 	    !strchr(line + 7, '/')) {
 		strcpy(p->create_name, line + 7);
+		return 0;
+	}
+	if (sscanf(line, "dir_blocks %llu %llu", &a, &b) == 2) {
+		p->dir_blocks[0] = a;
+		p->dir_blocks[1] = b;
 		return 0;
 	}
 	if (sscanf(line, "new_size %llu", &a) == 1) {

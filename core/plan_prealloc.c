@@ -1,6 +1,7 @@
 /* plan_prealloc.c - the prealloc plan: unwritten extents over the holes of
  * a file's first SIZE bytes in one contiguous free run, keeping its existing
  * extents, and (at apply time) creating the file first when it is new. */
+#include "e2l_err.h"
 #include "plan.h"
 #include "quota_update.h"
 
@@ -89,13 +90,22 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 			      struct plan **pp)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t nblocks = (size + fs->blocksize - 1) / fs->blocksize;
-	blk64_t holes, target, largest;
+	blk64_t nblocks = size / fs->blocksize + !!(size % fs->blocksize);
+	blk64_t holes, target, largest, mapped = 0;
 	struct plan *p;
-	size_t cap = 0;
+	size_t cap = 0, i;
 	errcode_t err;
+	int fits = 1;
 
 	*pp = NULL;
+	/* extents map 32-bit logical blocks */
+	if (nblocks > (1ULL << 32)) {
+		out_error(s->out, "prealloc", E2L_ERR_BAD_ARGUMENT, "%llu "
+			  "bytes: past the largest file of this filesystem "
+			  "(2^32 blocks of %u bytes)", (unsigned long long)size,
+			  fs->blocksize);
+		return E2L_ERR_BAD_ARGUMENT;
+	}
 	if (!ext2fs_has_feature_extents(fs->super)) {
 		out_error(s->out, "prealloc", 0, "unwritten extents need the "
 			  "extent feature (ext4)");
@@ -126,6 +136,23 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 			goto out;
 		}
 	}
+	/* Refused before any layout work (lay_out's memory grows with the
+	 * holes): more hole blocks than the filesystem has free. */
+	for (i = 0; i < p->nold; i++)
+		if (p->old[i].lblk < nblocks)
+			mapped += p->old[i].lblk + p->old[i].len > nblocks ?
+				  nblocks - p->old[i].lblk : p->old[i].len;
+	holes = nblocks - mapped;
+	if (holes > ext2fs_free_blocks_count(fs->super)) {
+		out_error(s->out, "prealloc", E2L_ERR_BAD_ARGUMENT, "%llu "
+			  "bytes need %llu free blocks and the filesystem has "
+			  "%llu", (unsigned long long)size,
+			  (unsigned long long)holes,
+			  (unsigned long long)ext2fs_free_blocks_count(
+				fs->super));
+		err = E2L_ERR_BAD_ARGUMENT;
+		goto out;
+	}
 	err = lay_out(p, nblocks, 0, &holes);
 	if (err)
 		goto out;
@@ -155,6 +182,17 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 	err = lay_out(p, nblocks, target, &holes);
 	if (err)
 		goto out;
+	/* a directory without room for the entry grows: into blocks the
+	 * plan names, outside the new run */
+	if (name)
+		err = plan_dir_fits(fs, ino, name, &fits);
+	if (!err && !fits)
+		err = plan_dir_reserve(fs, p, ino);
+	if (err) {
+		out_error(s->out, "prealloc", err, "while finding room for %s "
+			  "in directory %u", name, ino);
+		goto out;
+	}
 #define STEP(k, a, b, l) do { \
 	struct plan_step *ns = realloc(p->steps, (p->nsteps + 1) * sizeof(*ns)); \
 	if (!ns) { err = ENOMEM; goto out; } \
@@ -248,16 +286,8 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 	err = ext2fs_write_inode_bitmap(fs);
 	if (!err)
 		err = ext2fs_flush(fs);
-	if (!err) {
-		err = ext2fs_link(fs, dir, p->create_name, ino,
-				  EXT2_FT_REG_FILE);
-		if (err == EXT2_ET_DIR_NO_SPACE) {
-			err = ext2fs_expand_dir(fs, dir);
-			if (!err)
-				err = ext2fs_link(fs, dir, p->create_name,
-						  ino, EXT2_FT_REG_FILE);
-		}
-	}
+	if (!err)
+		err = plan_dir_link(fs, p, ino);
 	if (!err)	/* the directory may have grown */
 		err = charge_dir(fs, dir, &dinode);
 	if (!err)

@@ -6,6 +6,7 @@
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,18 +163,12 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			s->live = NULL;	/* no kernel view; on-disk only */
 	}
 
-	/* debugfs sets up (and announces) an undo file read-only too */
+	/* debugfs sets up (and announces) an undo file read-only too; it
+	 * is a new file only, written so that it always restores */
 	if (undo_file && ((flags & SESSION_RW) || s->debugfs)) {
-		err = set_undo_io_backing_manager(unix_io_manager);
-		if (!err)
-			err = set_undo_io_backup_file((char *)undo_file);
+		err = undo_guard_open(s, session_prog(s), device, undo_file, 0,
+				      &s->undo_guard);
 		if (err) {
-			if (s->debugfs)
-				out_error(s->out, "debugfs", err,
-					  "while trying to setup undo file\n");
-			else
-				out_error(s->out, undo_file, err,
-					  "while setting up the undo file");
 			live_free(s->live);
 			s->live = NULL;
 			session_unlock(s);
@@ -214,6 +209,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		session_unlock(s);
 		out_error(s->out, s->open_who ? s->open_who : session_prog(s),
 			  err, "while trying to open %s", device);
+		undo_guard_close(&s->undo_guard, NULL, NULL);
 		if (err == EXT2_ET_BAD_MAGIC)
 			fs_probe_report(s->out, device);
 		return err;
@@ -234,6 +230,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 			live_free(s->live);
 			s->live = NULL;
 			session_unlock(s);
+			undo_guard_close(&s->undo_guard, NULL, NULL);
 			return err;
 		}
 	}
@@ -302,6 +299,7 @@ errcode_t session_close(struct session *s)
 
 	plan_free(s->plan);
 	s->plan = NULL;
+	undo_list_free(s);
 	if (!s->fs) {
 		session_unlock(s);
 		return 0;
@@ -334,6 +332,15 @@ errcode_t session_close(struct session *s)
 	if (e) {
 		out_error(s->out, "ext2fs_close", e, NULL);
 		err = e;
+	}
+	if (s->undo_guard) {
+		e = undo_guard_close(&s->undo_guard, NULL, NULL);
+		if (e) {
+			out_error(s->out, "e2layout", e, "while writing the "
+				  "undo file %s: it cannot restore %s; run "
+				  "e2fsck -fn on it", s->undo_file, s->device);
+			err = e;
+		}
 	}
 	live_free(s->live);
 	s->live = NULL;

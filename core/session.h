@@ -27,12 +27,17 @@
 struct owner_index;	/* core/owner.c */
 struct plan;		/* core/plan.h: the editor's current plan */
 struct live_info;	/* core/live.c */
+struct undo_guard;	/* core/undo_guard.h */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
 	char *device;
 	unsigned flags;
 	char *undo_file;	/* -z FILE, or NULL */
+	struct undo_guard *undo_guard;	/* -z: how it is written */
+	char **undo_files;	/* "e2undo FILE DEVICE" for each undo file
+				 * an apply wrote (undo_guard.h) */
+	size_t n_undo_files;
 	ext2_ino_t root, cwd;
 	struct sink *out;
 	int mount_flags;	/* EXT2_MF_* from ext2fs_check_mount_point */

@@ -5,6 +5,7 @@
 #include "../core/cmd.h"
 #include "../core/dfs_requests.h"
 #include "../core/help.h"
+#include "../core/undo_guard.h"
 
 #include <limits.h>
 #include <unistd.h>
@@ -329,5 +330,6 @@ int shell_interactive(struct session *s)
 	cands.v = NULL;
 	cands.cap = 0;
 	rl_session = NULL;
+	undo_list_report(s);	/* what to run to take this session back */
 	return s->failed;
 }

@@ -16,6 +16,7 @@
 
 #include "../core/cmd.h"
 #include "../core/live.h"
+#include "../core/undo_guard.h"
 
 const struct tui_view *const tui_views[TUI_NVIEWS] = {
 	&view_overview, &view_map, &view_flex, &view_journal, &view_frag,
@@ -425,6 +426,8 @@ int tui_main(struct session *s, const char *keys)
 	}
 	if (errtmp)
 		fclose(errtmp);
+	/* on the terminal again: the undo files this session wrote */
+	undo_list_report(s);
 	console_free(t);
 	names_free(t);
 	edit_free(t);

@@ -106,9 +106,10 @@ sleep 1
 "$E2LAYOUT" mkdemo --seed 1 "$tmp/b.img" > "$tmp/out2" 2>&1 ||
 	fail "second mkdemo failed"
 cmp -s "$img" "$tmp/b.img" || fail "seed 1 twice gave different images"
-# Another seed over the same path: replaced (and said so), and different.
-"$E2LAYOUT" mkdemo --seed 2 "$tmp/b.img" > "$tmp/out3" 2>&1 ||
-	fail "mkdemo --seed 2 failed"
+# Another seed over the same path: replaced with --force only (and said
+# so), and different.
+"$E2LAYOUT" mkdemo --seed 2 --force "$tmp/b.img" > "$tmp/out3" 2>&1 ||
+	fail "mkdemo --seed 2 --force failed"
 grep -q "replaced the existing file" "$tmp/out3" || fail "no overwrite notice"
 cmp -s "$img" "$tmp/b.img" && fail "seeds 1 and 2 gave the same image"
 e2fsck -fn "$tmp/b.img" > "$tmp/fsck" 2>&1 || fail "e2fsck -fn on seed 2"

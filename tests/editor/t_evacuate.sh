@@ -31,5 +31,5 @@ echo "ok: evacuate $first-$last"
 "$E2LAYOUT" -R "evacuate 24000-26000" "$T/e4.img" > "$T/out" 2>&1 && fail "fixed metadata moved?"
 grep -q "cannot move" "$T/out" || { cat "$T/out"; fail "fixed-metadata message"; }
 "$E2LAYOUT" -R "evacuate 5-3" "$T/e4.img" > "$T/out" 2>&1 && fail "bad range accepted"
-grep -q "Usage: evacuate" "$T/out" || fail "bad-range message"
+grep -q "FIRST is after LAST" "$T/out" || fail "bad-range message"
 exit 0

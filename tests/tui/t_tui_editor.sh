@@ -144,6 +144,13 @@ undo2=$(sed -n 's/.*undo file: \([^ ]*\) .*/\1/p' "$tmp/screen" | head -1)
 [ -n "$undo2" ] && [ -f "$undo2" ] || fail "no undo file for the defrag: '$undo2'"
 keys Enter
 quit
+# After endwin, the TUI listed both undo files, newest first, with the
+# e2undo command for each.
+grep -q "this session wrote 2 undo files" "$tmp/err" || fail "no list of undo files at exit"
+l2=$(grep -n "^  e2undo $undo2 $img\$" "$tmp/err" | cut -d: -f1)
+l1=$(grep -n "^  e2undo $undo1 $img\$" "$tmp/err" | cut -d: -f1)
+[ -n "$l1" ] && [ -n "$l2" ] && [ "$l2" -lt "$l1" ] ||
+	fail "the exit list does not give e2undo for both, newest first"
 
 [ "$(leaves 8)" = 1 ] || fail "debugfs: the journal is in $(leaves 8) extents, not 1"
 [ "$(leaves "$ino")" = 1 ] || fail "debugfs: inode $ino is in $(leaves "$ino") extents, not 1"

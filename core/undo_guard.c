@@ -1,0 +1,541 @@
+/* undo_guard.c - the undo file's channel: libext2fs's undo manager writes
+ * its records into a file e2layout created, through functions of ours that
+ * write them straight to the file (no cache to lose in a crash), keep its
+ * header marked complete and its copy of the superblock equal to the
+ * device's, and refuse every write after one failed - so that the file
+ * restores the device byte for byte wherever the writes stop. */
+#include "undo_guard.h"
+#include "e2l_err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The e2undo file (E2UNDO02, lib/ext2fs/undo_io.c and misc/e2undo.c): a
+ * 512-byte header at offset 0, a copy of the device's superblock (its
+ * magic inverted) at super_offset undo blocks, then key blocks and the
+ * saved data.  e2undo replays only when the header's checksum holds, the
+ * copy equals the device's superblock and its crc is the header's sb_crc;
+ * a header without the "finished" state makes it mark the filesystem for
+ * checking afterwards (so the result is no longer the old image).
+ */
+#define UH_SIZE		512
+#define UH_SUPER	16	/* __le64: where the superblock copy is */
+#define UH_BLKSIZE	32	/* __le32: the undo file's block size */
+#define UH_FS_BLKSIZE	36	/* __le32: the unit of the keys' fsblk */
+#define UH_SB_CRC	40	/* __le32: crc32c of the superblock */
+#define UH_STATE	44	/* __le32: E2UNDO_STATE_* */
+#define UH_CRC		508	/* __le32: crc32c of the bytes before it */
+#define UH_FINISHED	0x1
+#define SB_OFFSET	1024
+#define SB_SIZE		1024
+#define SB_MAGIC	56	/* s_magic's offset in the superblock */
+#define SB_LOG_BSIZE	24	/* s_log_block_size */
+
+struct undo_guard {
+	int fd;			/* the undo file, created by us */
+	int devfd;		/* the device, read-only: its superblock */
+	char *path;		/* as the operator named it */
+	char *token;		/* the name the undo manager opens */
+	errcode_t err;		/* first failed write; later ones refused */
+	int stale;		/* the superblock copy could not follow */
+	int have_hdr, have_sb;
+	unsigned char hdr[UH_SIZE];	/* as last written, sealed */
+	unsigned char sb[SB_SIZE];	/* the superblock the file holds */
+	unsigned long long sb_off;
+	long fault;		/* E2L_FAULT_UNDO_WRITES=k: the k-th fails */
+};
+
+/*
+ * libext2fs's undo manager takes its backing manager and file name through
+ * process-wide setters and opens the file by name inside ext2fs_open; this
+ * is how the backing manager's open finds the guard (one at a time).
+ */
+static struct undo_guard *active;
+static struct struct_io_manager backing_mgr, dev_mgr, file_mgr;
+
+static __u32 get32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (__u32)p[3] << 24;
+}
+
+static void put32(unsigned char *p, __u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static unsigned long long get64(const unsigned char *p)
+{
+	return get32(p) | (unsigned long long)get32(p + 4) << 32;
+}
+
+static errcode_t put_at(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = pwrite(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : ENOSPC;
+		p += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+/*
+ * The header as the file keeps it: complete, sb_crc of our copy, and the
+ * filesystem's block size as the unit of the keys.  (The undo manager
+ * writes the channel's block size of the moment, which is 1024 while a
+ * superblock is being written: a file cut off there would have e2undo put
+ * every record at a quarter of its offset on a 4 KiB filesystem.)
+ */
+static errcode_t put_header(struct undo_guard *g)
+{
+	__u32 log;
+
+	if (g->have_sb) {
+		put32(g->hdr + UH_SB_CRC, ext2fs_crc32c_le(~0U, g->sb, SB_SIZE));
+		log = get32(g->sb + SB_LOG_BSIZE);
+		if (log <= 6)
+			put32(g->hdr + UH_FS_BLKSIZE, 1024U << log);
+	}
+	put32(g->hdr + UH_STATE, get32(g->hdr + UH_STATE) | UH_FINISHED);
+	put32(g->hdr + UH_CRC, ext2fs_crc32c_le(~0U, g->hdr, UH_CRC));
+	return put_at(g->fd, g->hdr, UH_SIZE, 0);
+}
+
+static errcode_t put_sb(struct undo_guard *g, const unsigned char *sb)
+{
+	unsigned char copy[SB_SIZE];
+	errcode_t err;
+
+	memcpy(copy, sb, SB_SIZE);
+	copy[SB_MAGIC] = ~copy[SB_MAGIC];
+	copy[SB_MAGIC + 1] = ~copy[SB_MAGIC + 1];
+	err = put_at(g->fd, copy, SB_SIZE, g->sb_off);
+	if (err)
+		return err;
+	memcpy(g->sb, sb, SB_SIZE);
+	g->have_sb = 1;
+	return 0;
+}
+
+static int dev_sb(struct undo_guard *g, unsigned char *sb)
+{
+	return g->devfd >= 0 &&
+	       pread(g->devfd, sb, SB_SIZE, SB_OFFSET) == SB_SIZE;
+}
+
+/* After anything that may have reached the device: if its superblock
+ * changed, the copy and then the header follow. */
+static void follow_sb(struct undo_guard *g)
+{
+	unsigned char cur[SB_SIZE];
+
+	if (!g || !g->have_hdr || g->stale)
+		return;
+	if (!dev_sb(g, cur)) {
+		g->stale = 1;
+		return;
+	}
+	if (g->have_sb && !memcmp(cur, g->sb, SB_SIZE))
+		return;
+	if (put_sb(g, cur) || put_header(g))
+		g->stale = 1;
+}
+
+/* --- the undo file's channel ------------------------------------------ */
+
+static void span(io_channel ch, unsigned long long blk, int count,
+		 off_t *off, size_t *len)
+{
+	*off = (off_t)(blk * ch->block_size);
+	*len = count < 0 ? (size_t)-(long long)count :
+			   (size_t)count * ch->block_size;
+}
+
+static errcode_t file_read64(io_channel ch, unsigned long long blk,
+			     int count, void *buf)
+{
+	struct undo_guard *g = ch->private_data;
+	size_t len, got = 0;
+	ssize_t n;
+	off_t off;
+
+	span(ch, blk, count, &off, &len);
+	while (got < len) {
+		n = pread(g->fd, (char *)buf + got, len - got, off + got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (!n)
+			break;
+		got += n;
+	}
+	if (got == len)
+		return 0;
+	memset((char *)buf + got, 0, len - got);
+	return EXT2_ET_SHORT_READ;
+}
+
+static errcode_t file_read(io_channel ch, unsigned long blk, int count,
+			   void *buf)
+{
+	return file_read64(ch, blk, count, buf);
+}
+
+static errcode_t file_header(struct undo_guard *g, const void *buf)
+{
+	unsigned char cur[SB_SIZE];
+	errcode_t err;
+
+	memcpy(g->hdr, buf, UH_SIZE);
+	g->sb_off = get64(g->hdr + UH_SUPER) * get32(g->hdr + UH_BLKSIZE);
+	/* the first time, the copy goes in before the header names it */
+	if (!g->have_sb && dev_sb(g, cur)) {
+		err = put_sb(g, cur);
+		if (err)
+			return err;
+	}
+	err = put_header(g);
+	if (!err)
+		g->have_hdr = 1;
+	return err;
+}
+
+static errcode_t file_write64(io_channel ch, unsigned long long blk,
+			      int count, const void *buf)
+{
+	struct undo_guard *g = ch->private_data;
+	unsigned char sb[SB_SIZE];
+	errcode_t err;
+	size_t len;
+	off_t off;
+
+	if (g->err)
+		return g->err;
+	if (g->fault > 0 && --g->fault == 0)
+		return g->err = ENOSPC;
+	span(ch, blk, count, &off, &len);
+	if (off == 0 && len == UH_SIZE) {
+		err = file_header(g, buf);
+	} else if (g->have_hdr && (unsigned long long)off == g->sb_off &&
+		   len == SB_SIZE) {
+		/* the manager's copy: ours already, unless it lagged */
+		memcpy(sb, buf, SB_SIZE);
+		sb[SB_MAGIC] = ~sb[SB_MAGIC];
+		sb[SB_MAGIC + 1] = ~sb[SB_MAGIC + 1];
+		err = 0;
+		if (!g->have_sb || memcmp(sb, g->sb, SB_SIZE)) {
+			err = put_sb(g, sb);
+			if (!err)
+				err = put_header(g);
+		}
+	} else {
+		err = put_at(g->fd, buf, len, off);
+	}
+	if (err)
+		g->err = err;
+	return err;
+}
+
+static errcode_t file_write(io_channel ch, unsigned long blk, int count,
+			    const void *buf)
+{
+	return file_write64(ch, blk, count, buf);
+}
+
+static errcode_t file_flush(io_channel ch)
+{
+	struct undo_guard *g = ch->private_data;
+
+	if (g->err)
+		return g->err;
+	if (fdatasync(g->fd) < 0)
+		return g->err = errno;
+	return 0;
+}
+
+static errcode_t file_set_blksize(io_channel ch, int blksize)
+{
+	ch->block_size = blksize;
+	return 0;
+}
+
+static errcode_t file_close(io_channel ch)
+{
+	if (--ch->refcount > 0)
+		return 0;
+	ext2fs_free_mem(&ch->name);
+	ext2fs_free_mem(&ch);
+	return 0;
+}
+
+static errcode_t file_open(struct undo_guard *g, const char *name,
+			   io_channel *chp)
+{
+	io_channel ch;
+	errcode_t err;
+
+	err = ext2fs_get_memzero(sizeof(*ch), &ch);
+	if (err)
+		return err;
+	err = ext2fs_get_mem(strlen(name) + 1, &ch->name);
+	if (err) {
+		ext2fs_free_mem(&ch);
+		return err;
+	}
+	strcpy(ch->name, name);
+	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	ch->manager = &file_mgr;
+	ch->block_size = 1024;
+	ch->refcount = 1;
+	ch->private_data = g;
+	*chp = ch;
+	return 0;
+}
+
+/* --- the device's channel: unix I/O, then the superblock follows ------- */
+
+static errcode_t dev_write64(io_channel ch, unsigned long long blk,
+			     int count, const void *buf)
+{
+	errcode_t err = unix_io_manager->write_blk64(ch, blk, count, buf);
+
+	follow_sb(ch->app_data);
+	return err;
+}
+
+static errcode_t dev_write(io_channel ch, unsigned long blk, int count,
+			   const void *buf)
+{
+	errcode_t err = unix_io_manager->write_blk(ch, blk, count, buf);
+
+	follow_sb(ch->app_data);
+	return err;
+}
+
+static errcode_t dev_write_byte(io_channel ch, unsigned long off,
+				int count, const void *buf)
+{
+	errcode_t err = unix_io_manager->write_byte(ch, off, count, buf);
+
+	follow_sb(ch->app_data);
+	return err;
+}
+
+/* The undo file reaches the disk before the device's writes do. */
+static errcode_t dev_flush(io_channel ch)
+{
+	struct undo_guard *g = ch->app_data;
+	errcode_t err;
+
+	if (g && fdatasync(g->fd) < 0 && !g->err)
+		g->err = errno;
+	err = unix_io_manager->flush(ch);
+	follow_sb(g);
+	return err;
+}
+
+static errcode_t dev_set_blksize(io_channel ch, int blksize)
+{
+	errcode_t err = unix_io_manager->set_blksize(ch, blksize);
+
+	follow_sb(ch->app_data);	/* it flushes the cache */
+	return err;
+}
+
+static errcode_t dev_discard(io_channel ch, unsigned long long blk,
+			     unsigned long long count)
+{
+	errcode_t err = unix_io_manager->discard(ch, blk, count);
+
+	follow_sb(ch->app_data);
+	return err;
+}
+
+static errcode_t dev_zeroout(io_channel ch, unsigned long long blk,
+			     unsigned long long count)
+{
+	errcode_t err = unix_io_manager->zeroout(ch, blk, count);
+
+	follow_sb(ch->app_data);
+	return err;
+}
+
+/* The undo manager's backing manager: the device, or our undo file. */
+static errcode_t backing_open(const char *name, int flags, io_channel *chp)
+{
+	struct undo_guard *g = active;
+	errcode_t err;
+
+	if (g && !strcmp(name, g->token))
+		return file_open(g, name, chp);
+	err = unix_io_manager->open(name, flags, chp);
+	if (err || !g)
+		return err;
+	(*chp)->manager = &dev_mgr;
+	(*chp)->app_data = g;
+	if (g->devfd < 0)
+		g->devfd = open(name, O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+static void managers_init(void)
+{
+	backing_mgr = *unix_io_manager;
+	backing_mgr.name = "e2layout undo backing";
+	backing_mgr.open = backing_open;
+	dev_mgr = *unix_io_manager;
+	dev_mgr.write_blk = dev_write;
+	dev_mgr.write_blk64 = dev_write64;
+	if (unix_io_manager->write_byte)
+		dev_mgr.write_byte = dev_write_byte;
+	dev_mgr.flush = dev_flush;
+	dev_mgr.set_blksize = dev_set_blksize;
+	if (unix_io_manager->discard)
+		dev_mgr.discard = dev_discard;
+	if (unix_io_manager->zeroout)
+		dev_mgr.zeroout = dev_zeroout;
+	memset(&file_mgr, 0, sizeof(file_mgr));
+	file_mgr.magic = EXT2_ET_MAGIC_IO_MANAGER;
+	file_mgr.name = "e2layout undo file";
+	file_mgr.close = file_close;
+	file_mgr.set_blksize = file_set_blksize;
+	file_mgr.read_blk = file_read;
+	file_mgr.write_blk = file_write;
+	file_mgr.flush = file_flush;
+	file_mgr.read_blk64 = file_read64;
+	file_mgr.write_blk64 = file_write64;
+}
+
+/*
+ * The name the undo manager is given: /proc/self/fd/N, which can only be
+ * the file we created, when /proc shows it; else the path itself.  Either
+ * way every read and write of the undo file goes to our descriptor (the
+ * backing manager's open hands out file_mgr's channel); libext2fs's own
+ * open of the name only reads the file's size, so a name swapped in the
+ * meantime can make it refuse the file (EXT2_ET_UNDO_FILE_CORRUPT), never
+ * write anywhere else (without /proc, its O_CREAT could at worst create an
+ * empty file where a swapped-in dangling link points).
+ */
+static char *pick_token(int fd, const char *path)
+{
+	struct stat a, b;
+	char *t = NULL;
+
+	if (asprintf(&t, "/proc/self/fd/%d", fd) < 0)
+		return strdup(path);
+	if (!fstat(fd, &a) && !stat(t, &b) && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return t;
+	free(t);
+	return strdup(path);
+}
+
+errcode_t undo_guard_open(struct session *s, const char *who,
+			  const char *device, const char *path,
+			  unsigned long long worst_bytes,
+			  struct undo_guard **gp)
+{
+	struct undo_guard *g;
+	const char *v = getenv("E2L_FAULT_UNDO_WRITES");
+	errcode_t err;
+
+	*gp = NULL;
+	if (active) {
+		out_error(s->out, who, E2L_ERR_UNDO_PATH, "%s: the undo file "
+			  "%s is being recorded already", path, active->path);
+		return E2L_ERR_UNDO_PATH;
+	}
+	err = undo_path_check(s, who, device, path, worst_bytes);
+	if (err)
+		return err;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return ENOMEM;
+	g->devfd = -1;
+	g->fault = v && *v ? atol(v) : 0;
+	/* never follows a link, never opens what exists */
+	g->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     0600);
+	if (g->fd < 0) {
+		err = errno;
+		out_error(s->out, who, err, "while creating the undo file %s",
+			  path);
+		free(g);
+		return err;
+	}
+	g->path = strdup(path);
+	g->token = pick_token(g->fd, path);
+	if (!g->path || !g->token) {
+		err = ENOMEM;
+		goto fail;
+	}
+	managers_init();
+	err = set_undo_io_backing_manager(&backing_mgr);
+	if (!err)
+		err = set_undo_io_backup_file(g->token);
+	if (err)
+		goto fail;
+	active = g;
+	*gp = g;
+	return 0;
+fail:
+	out_error(s->out, who, err, "while setting up the undo file %s",
+		  path);
+	close(g->fd);
+	free(g->path);
+	free(g->token);
+	free(g);
+	return err;
+}
+
+const char *undo_guard_path(const struct undo_guard *g)
+{
+	return g ? g->path : NULL;
+}
+
+errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
+			   int *recorded)
+{
+	struct undo_guard *g = *gp;
+	errcode_t ret;
+
+	if (write_err)
+		*write_err = g ? g->err : 0;
+	if (recorded)
+		*recorded = g && g->have_hdr;
+	if (!g)
+		return 0;
+	follow_sb(g);	/* the last word on the superblock */
+	ret = g->stale ? (g->err ? g->err : EIO) : 0;
+	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
+		ret = errno;
+	close(g->fd);
+	if (g->devfd >= 0)
+		close(g->devfd);
+	if (active == g) {
+		active = NULL;
+		set_undo_io_backing_manager(unix_io_manager);
+	}
+	free(g->path);
+	free(g->token);
+	free(g);
+	*gp = NULL;
+	return ret;
+}
