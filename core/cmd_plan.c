@@ -91,13 +91,18 @@ static int do_plan(struct session *s, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "show";
 	struct plan *p;
-	char why[128];
+	char why[256];
 	errcode_t err;
 
 	if (!strcmp(sub, "load") && argc == 3) {
 		err = plan_load(argv[2], &p, why, sizeof(why));
 		if (err) {
-			out_error(s->out, "plan", 0, "%s: %s", argv[2], why);
+			out_error(s->out, "plan", 0, "%s: %s; refusing it",
+				  argv[2], why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, p, "plan")) {
+			plan_free(p);
 			return CMD_FAIL;
 		}
 		plan_free(s->plan);
@@ -244,7 +249,7 @@ static int do_apply(struct session *s, int argc, char **argv)
 	const char *file = NULL;
 	struct apply_opts ao;
 	int i;
-	char why[128];
+	char why[256];
 	errcode_t err;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
@@ -261,7 +266,12 @@ static int do_apply(struct session *s, int argc, char **argv)
 	if (file) {
 		err = plan_load(file, &loaded, why, sizeof(why));
 		if (err) {
-			out_error(s->out, "apply", 0, "%s: %s", file, why);
+			out_error(s->out, "apply", 0, "%s: %s; refusing it",
+				  file, why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, loaded, "apply")) {
+			plan_free(loaded);
 			return CMD_FAIL;
 		}
 	}
@@ -312,6 +322,13 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 	static const struct apply_opts none;
 	struct plan *q;
 
+	/* before it is shown or kept: a refused plan goes */
+	if (plan_guard(s, p, p->kind)) {
+		if (p == s->plan)
+			s->plan = NULL;
+		plan_free(p);
+		return CMD_FAIL;
+	}
 	if (p != s->plan) {
 		plan_free(s->plan);
 		s->plan = p;

@@ -4,6 +4,7 @@
  * (plan_journal.c), else in that order with flushes.  Optional undo file
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
+#include "e2l_err.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -362,6 +363,27 @@ static errcode_t run_journaled(ext2_filsys fs, struct plan *p,
 	return err;
 }
 
+/* prealloc's new file, with no block allocated that the guard did not
+ * check (a directory that must grow fails instead; with a journal, the
+ * transaction is dropped and nothing is written). */
+static errcode_t create_fenced(struct session *s, struct plan *p)
+{
+	struct plan_fence fence;
+	ext2_ino_t dir = p->ino;
+	errcode_t err;
+
+	plan_fence_begin(s->fs, &fence);
+	err = run_journaled(s->fs, p, plan_create_file);
+	plan_fence_end(s->fs, &fence);
+	if (err == E2L_ERR_OWNER_CONFLICT)
+		out_error(s->out, "apply", 0, "directory inode %u must grow to "
+			  "hold %s, into a block this plan did not check; "
+			  "refusing%s", dir, p->create_name,
+			  plan_journal_usable(s->fs) ? " (its journal "
+			  "transaction is dropped)" : "");
+	return err;
+}
+
 static errcode_t repack(ext2_filsys fs, struct plan *p)
 {
 	return plan_repack_run(fs, p);
@@ -417,6 +439,10 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	for (q = p; q; q = q->next)
 		if (plan_check_fp(s, q) || plan_check_sane(s, q))
 			return EXT2_ET_RO_FILSYS;
+	/* every plan of the chain, against the bitmap and the owners */
+	err = plan_guard(s, p, "apply");
+	if (err)
+		return err;
 	if (undo_path && !s->undo_file) {
 		if (unlink(undo_path) && errno != ENOENT) {
 			out_error(s->out, "apply", errno, "while removing the "
@@ -447,8 +473,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	prog_begin(s, p);
 	fault_install(s->fs);
 	for (q = p; q && !err; q = q->next) {
-		err = q->create_name[0] ?
-		      run_journaled(s->fs, q, plan_create_file) : 0;
+		err = q->create_name[0] ? create_fenced(s, q) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */
