@@ -29,7 +29,7 @@ owner_of() {
 # files, every other one deleted again, and a fragmented "big" (400 KB) in
 # their holes.
 mk_files() {
-	img=$1
+	m_img=$1
 	shift
 	mkdir -p "$T/pay"
 	i=1
@@ -40,7 +40,7 @@ mk_files() {
 	head -c 400000 /dev/urandom > "$T/pay/big"
 	head -c 20000 /dev/urandom > "$T/pay/small"
 	head -c 1500000 /dev/urandom > "$T/pay/V"
-	mke2fs -q -F -t ext4 -b 1024 -J size=1 "$@" "$img" 32M \
+	mke2fs -q -F -t ext4 -b 1024 -J size=1 "$@" "$m_img" 32M \
 		>/dev/null 2>&1 || fail "mke2fs $*"
 	{
 		echo "write $T/pay/small small"
@@ -50,14 +50,14 @@ mk_files() {
 			echo "write $T/pay/f$i f$i"
 			i=$((i + 1))
 		done
-	} | debugfs -w "$img" >/dev/null 2>&1
+	} | debugfs -w "$m_img" >/dev/null 2>&1
 	i=1
 	while [ $i -le 12 ]; do
 		echo "rm f$i"
 		i=$((i + 2))
-	done | debugfs -w "$img" >/dev/null 2>&1
-	dfs "$img" "write $T/pay/big big"
-	fsck_clean "$img" || { cat "$T/fsck.out"; fail "$img is not clean"; }
+	done | debugfs -w "$m_img" >/dev/null 2>&1
+	dfs "$m_img" "write $T/pay/big big"
+	fsck_clean "$m_img" || { cat "$T/fsck.out"; fail "$m_img is not clean"; }
 }
 
 # lie IMG FIRST COUNT [agree]: marks FIRST..FIRST+COUNT-1 free in the block
@@ -94,25 +94,26 @@ lie() {
 # print every pattern of WANT (grep -E patterns separated by ";") and
 # "e2fsck -f", and leave IMG unchanged.
 refused() {
-	name=$1; img=$2; want=$3
+	r_name=$1; r_img=$2; r_want=$3
 	shift 3
-	cp "$img" "$T/before.img"
-	for req in "$@"; do
-		if "$E2LAYOUT" -w -R "$req" "$img" > "$T/out" 2>&1; then
+	cp "$r_img" "$T/before.img"
+	for r_req in "$@"; do
+		if "$E2LAYOUT" -w -R "$r_req" "$r_img" > "$T/out" 2>&1 \
+		    < /dev/null; then
 			cat "$T/out"
-			fail "$name: \"$req\" was not refused"
+			fail "$r_name: \"$r_req\" was not refused"
 		fi
-		echo "$want" | tr ';' '\n' > "$T/want"
-		while read -r w; do
-			grep -Eq "$w" "$T/out" || { cat "$T/out"
-				fail "$name: \"$req\": no \"$w\""; }
+		echo "$r_want" | tr ';' '\n' > "$T/want"
+		while read -r r_w; do
+			grep -Eq "$r_w" "$T/out" || { cat "$T/out"
+				fail "$r_name: \"$r_req\": no \"$r_w\""; }
 		done < "$T/want"
 		grep -q "e2fsck -f" "$T/out" ||
-			{ cat "$T/out"; fail "$name: \"$req\": no e2fsck advice"; }
+			{ cat "$T/out"; fail "$r_name: \"$r_req\": no e2fsck advice"; }
 		grep -Eq "Segmentation|AddressSanitizer|runtime error" \
-			"$T/out" && { cat "$T/out"; fail "$name: crashed"; }
-		cmp -s "$img" "$T/before.img" ||
-			fail "$name: \"$req\" changed the image"
+			"$T/out" && { cat "$T/out"; fail "$r_name: crashed"; }
+		cmp -s "$r_img" "$T/before.img" ||
+			fail "$r_name: \"$r_req\" changed the image"
 	done
-	echo "ok: $name"
+	echo "ok: $r_name"
 }
