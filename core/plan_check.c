@@ -212,11 +212,11 @@ static errcode_t check_repack(struct ck *c)
 		      repack_overlaps(it->from, it->len, r->island,
 				      r->island_len);
 		if (way != !!it->tmp)
-			return refuse(c, line, "group %u's %s %s a temporary "
-				      "place", it->g,
+			return refuse(c, line, "group %u's %s %s", it->g,
 				      repack_what_name[it->what % RP_KINDS],
-				      way ? "is in the island's way but has no"
-					  : "has no need of");
+				      way ? "is in the island's way but has no "
+				      "temporary place" : "has a temporary "
+				      "place it does not need");
 		if (it->from != repack_item_loc(fs, it->g, it->what))
 			return refuse(c, line, "group %u's %s is not at block "
 				      "%llu", it->g,
