@@ -194,6 +194,11 @@ struct plan_fence {
 };
 void plan_fence_begin(ext2_filsys fs, struct plan_fence *f);
 void plan_fence_end(ext2_filsys fs, const struct plan_fence *f);
+/* Runs fn(copy of fs, p) with every write kept in memory and thrown away
+ * afterwards (plan_dryrun.c): fs and the disk are left as they were. */
+errcode_t plan_dry_run(ext2_filsys fs,
+		       errcode_t (*fn)(ext2_filsys fs, struct plan *p),
+		       struct plan *p);
 
 struct apply_opts;
 /* Applies p (crash-safe order); undo_path NULL for no undo file; o (may be

@@ -364,23 +364,34 @@ static errcode_t run_journaled(ext2_filsys fs, struct plan *p,
 }
 
 /* prealloc's new file, with no block allocated that the guard did not
- * check (a directory that must grow fails instead; with a journal, the
- * transaction is dropped and nothing is written). */
-static errcode_t create_fenced(struct session *s, struct plan *p)
+ * check: a directory that must grow fails instead. */
+static errcode_t create_checked(ext2_filsys fs, struct plan *p)
 {
 	struct plan_fence fence;
+	errcode_t err;
+
+	plan_fence_begin(fs, &fence);
+	err = plan_create_file(fs, p);
+	plan_fence_end(fs, &fence);
+	return err;
+}
+
+/* The new file: rehearsed first on a copy whose writes go nowhere, so that
+ * a directory that would have to grow is refused before anything is
+ * written; then for real. */
+static errcode_t create_fenced(struct session *s, struct plan *p)
+{
 	ext2_ino_t dir = p->ino;
 	errcode_t err;
 
-	plan_fence_begin(s->fs, &fence);
-	err = run_journaled(s->fs, p, plan_create_file);
-	plan_fence_end(s->fs, &fence);
+	err = plan_dry_run(s->fs, create_checked, p);
+	p->ino = dir;
+	if (!err)
+		err = run_journaled(s->fs, p, create_checked);
 	if (err == E2L_ERR_OWNER_CONFLICT)
 		out_error(s->out, "apply", 0, "directory inode %u must grow to "
 			  "hold %s, into a block this plan did not check; "
-			  "refusing%s", dir, p->create_name,
-			  plan_journal_usable(s->fs) ? " (its journal "
-			  "transaction is dropped)" : "");
+			  "refusing it", dir, p->create_name);
 	return err;
 }
 

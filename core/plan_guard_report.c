@@ -19,10 +19,18 @@ static int same_owner(const struct guard_rec *a, const struct guard_rec *b)
 				 a->owner.group == b->owner.group);
 }
 
+/* b continues or overlaps a (b starting at or after a), same story. */
 static int mergeable(const struct guard_rec *a, const struct guard_rec *b)
 {
 	return a->why == b->why && a->plan == b->plan && a->ino == b->ino &&
-	       same_owner(a, b) && a->start + a->len == b->start;
+	       same_owner(a, b) && b->start >= a->start &&
+	       b->start <= a->start + a->len;
+}
+
+static void merge_into(struct guard_rec *a, const struct guard_rec *b)
+{
+	if (b->start + b->len > a->start + a->len)
+		a->len = b->start + b->len - a->start;
 }
 
 int guard_conflict(struct guard_report *r, enum guard_why why, blk64_t start,
@@ -38,7 +46,7 @@ int guard_conflict(struct guard_report *r, enum guard_why why, blk64_t start,
 	if (owner)
 		rec.owner = *owner;
 	if (r->n && mergeable(&r->v[r->n - 1], &rec)) {
-		r->v[r->n - 1].len += len;
+		merge_into(&r->v[r->n - 1], &rec);
 		return 0;
 	}
 	if (r->n >= GUARD_MAX_RECS) {
@@ -58,7 +66,29 @@ int guard_conflict(struct guard_report *r, enum guard_why why, blk64_t start,
 	return 0;
 }
 
+/* By story (why, plan, owner), then block: what merges is adjacent. */
 static int rec_cmp(const void *a, const void *b)
+{
+	const struct guard_rec *x = a, *y = b;
+
+	if (x->why != y->why)
+		return (int)x->why - (int)y->why;
+	if (x->plan != y->plan)
+		return x->plan < y->plan ? -1 : 1;
+	if (x->has_owner != y->has_owner)
+		return x->has_owner - y->has_owner;
+	if (x->owner.cls != y->owner.cls)
+		return (int)x->owner.cls - (int)y->owner.cls;
+	if (x->owner.ino != y->owner.ino)
+		return x->owner.ino < y->owner.ino ? -1 : 1;
+	if (x->owner.group != y->owner.group)
+		return x->owner.group < y->owner.group ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int start_cmp(const void *a, const void *b)
 {
 	const struct guard_rec *x = a, *y = b;
 
@@ -71,7 +101,8 @@ static int rec_cmp(const void *a, const void *b)
 	return (int)x->owner.cls - (int)y->owner.cls;
 }
 
-/* Sorts and merges ranges that continue each other. */
+/* Merges the ranges of one story that overlap or continue each other,
+ * then puts them in block order. */
 static void tidy(struct guard_report *r)
 {
 	size_t i, o = 0;
@@ -79,17 +110,13 @@ static void tidy(struct guard_report *r)
 	qsort(r->v, r->n, sizeof(*r->v), rec_cmp);
 	for (i = 0; i < r->n; i++) {
 		if (o && mergeable(&r->v[o - 1], &r->v[i])) {
-			r->v[o - 1].len += r->v[i].len;
+			merge_into(&r->v[o - 1], &r->v[i]);
 			continue;
 		}
-		if (o && r->v[o - 1].start == r->v[i].start &&
-		    r->v[o - 1].len == r->v[i].len &&
-		    r->v[o - 1].why == r->v[i].why && same_owner(&r->v[o - 1],
-								 &r->v[i]))
-			continue;	/* the same, found twice */
 		r->v[o++] = r->v[i];
 	}
 	r->n = o;
+	qsort(r->v, r->n, sizeof(*r->v), start_cmp);
 }
 
 static int named_ino(ext2_filsys fs, const struct owner_run *o)

@@ -6,7 +6,8 @@
 # let any layout operation write there: journal relocate (with and without
 # --size), defrag, prealloc into a new and into an existing file, evacuate
 # and repack-flex, each aimed at the lied-about blocks, are refused with the
-# blocks and their owners named, and the image stays byte-identical.  The
+# blocks and their owners named, and the image stays byte-identical; nor may
+# a directory that must grow for prealloc's new file take a lied-about block.  The
 # operations run with --no-fsck: these checks must hold without e2fsck.
 . "$(dirname "$0")/lib.sh"
 
@@ -122,4 +123,30 @@ for mode in plain agree; do
 	refused "repack-flex, $mode" "$T/img" \
 		"belong to inode [0-9]+ \(/V\), file data" "repack-flex 0 $O"
 done
+
+# 7. prealloc's new file in a full directory: the block the directory would
+# grow into (the next one, W's, lied free) was never checked.  (With
+# metadata_csum, four 236-byte names leave 12 bytes of a 1 KiB block.)
+img=$T/d.img
+mke2fs -q -F -t ext4 -b 1024 -J size=1 "$img" 32M >/dev/null 2>&1 ||
+	fail "mke2fs"
+dumpe2fs -h "$img" 2>/dev/null | grep -q "features:.*metadata_csum" ||
+	skip "mke2fs made no metadata_csum filesystem (the full directory needs it)"
+n236=$(printf '%0235d' 0 | tr 0 n)
+head -c 100000 /dev/urandom > "$T/W"
+{
+	echo "mkdir d"
+	for c in a b c d; do echo "write /dev/null d/$c$n236"; done
+	echo "write $T/W W"
+} | debugfs -w "$img" >/dev/null 2>&1
+[ "$(debugfs -R "blocks d" "$img" 2>/dev/null)" = "$(($(first_blk "$img" W) - 1)) " ] ||
+	fail "the directory's block is not just before W"
+for mode in plain agree; do
+	cp "$img" "$T/img"
+	lie "$T/img" "$(first_blk "$img" W)" "$(nblocks "$img" W)" $mode
+	refused "a directory that must grow, $mode" "$T/img" \
+		"directory inode [0-9]+ must grow to hold newfile, into a block this plan did not check" \
+		"prealloc d/newfile 10K --goal 20000 $O"
+done
+debugfs -R "cat W" "$T/img" 2>/dev/null | cmp -s - "$T/W" || fail "W changed"
 exit 0
