@@ -238,7 +238,8 @@ static void check_cover(struct guard *gd)
 	blk64_t pos, raw, end, s, e, cs;
 	size_t k, c = 0;
 
-	qsort(gd->cov, gd->ncov, sizeof(*gd->cov), cover_cmp);
+	if (gd->ncov)
+		qsort(gd->cov, gd->ncov, sizeof(*gd->cov), cover_cmp);
 	for (k = 0; k < gd->n && !gd->err; k++) {
 		if (gd->g[k].role != R_FREE)
 			continue;
