@@ -7,7 +7,8 @@
 # --size), defrag, prealloc into a new and into an existing file, evacuate
 # and repack-flex, each aimed at the lied-about blocks, are refused with the
 # blocks and their owners named, and the image stays byte-identical; nor may
-# a directory that must grow for prealloc's new file take a lied-about block.  The
+# a directory that must grow for prealloc's new file take a lied-about block
+# (and on bigalloc, whole clusters are what is checked).  The
 # operations run with --no-fsck: these checks must hold without e2fsck.
 . "$(dirname "$0")/lib.sh"
 
@@ -122,6 +123,28 @@ for mode in plain agree; do
 		{ cat "$T/out"; fail "the lie is not where repack-flex looks"; }
 	refused "repack-flex, $mode" "$T/img" \
 		"belong to inode [0-9]+ \(/V\), file data" "repack-flex 0 $O"
+done
+
+# 8 (first, while the payload files exist). bigalloc: the unit is the
+# cluster (16 blocks); V's clusters lied free, defrag aimed at them.
+img=$T/ba.img
+mke2fs -q -F -t ext4 -O bigalloc,^has_journal -b 4096 -C 65536 "$img" 128M \
+	>/dev/null 2>&1 || fail "mke2fs bigalloc"
+head -c 200000 /dev/urandom > "$T/g"
+{
+	echo "write $T/pay/V V"
+	for i in 1 2 3 4 5 6; do echo "write $T/g g$i"; done
+	echo "rm g1"; echo "rm g3"; echo "rm g5"
+	echo "write $T/pay/big big"
+} | debugfs -w "$img" >/dev/null 2>&1
+fsck_clean "$img" || { cat "$T/fsck.out"; fail "the bigalloc image is not clean"; }
+for mode in plain agree; do
+	cp "$img" "$T/img"
+	dfs "$T/img" "freeb $(first_blk "$img" V) $(nblocks "$img" V)"
+	[ $mode = agree ] && lie "$T/img" "$(first_blk "$img" V)" 1 agree
+	refused "bigalloc, $mode" "$T/img" \
+		"belong to inode [0-9]+ \(/V\), file data" \
+		"defrag big --goal $(first_blk "$img" V) $O"
 done
 
 # 7. prealloc's new file in a full directory: the block the directory would
