@@ -131,7 +131,7 @@ static errcode_t check_inode(struct ck *c)
 	ext2_filsys fs = c->s->fs;
 	const struct plan *p = c->p;
 	unsigned line = field(c, PF_INO);
-	struct ext2_inode inode;
+	struct ext2_inode inode, tmp;
 	ext2_ino_t found;
 	errcode_t err;
 
@@ -157,6 +157,18 @@ static errcode_t check_inode(struct ck *c)
 					   p->ino < EXT2_FIRST_INO(fs->super)))
 		return refuse(c, line, "a defrag plan for inode %u, which is "
 			      "not a regular file", p->ino);
+	/* what the switch will do to i_blocks, rehearsed: a damaged count
+	 * would fail it half-way through the apply */
+	tmp = inode;
+	if (!p->create_name[0] &&
+	    (ext2fs_iblk_sub_blocks(fs, &tmp, plan_units_old(fs, p)) ||
+	     ext2fs_iblk_add_blocks(fs, &tmp, plan_units_new(fs, p)))) {
+		out_error(c->s->out, c->who, E2L_ERR_UNSAFE, "(inode %u's "
+			  "block count, i_blocks, does not cover what it maps: "
+			  "the filesystem is damaged); run e2fsck -f first",
+			  p->ino);
+		return E2L_ERR_UNSAFE;
+	}
 	if (strcmp(p->kind, "prealloc"))
 		return 0;
 	if (!p->create_name[0]) {

@@ -4,7 +4,9 @@
 # file sharing one with the superblock/GDT.  defrag of either file and
 # evacuate over the shared block must be refused, naming the other owner,
 # with the image unchanged; so must a plan made earlier in a long -w session
-# whose target another inode has claimed since (apply's own check).
+# whose target another inode has claimed since (apply's own check), and a
+# plan for an inode whose block count (i_blocks) is smaller than what it
+# maps (the switch would fail half-way through the apply).
 . "$(dirname "$0")/lib.sh"
 
 img=$T/base.img
@@ -91,4 +93,11 @@ cmp -s "$T/a.now" "$T/a.was" || fail "A was moved"
 debugfs -R "cat A" "$T/img" 2>/dev/null | cmp -s - "$T/pay/A" ||
 	fail "A's contents changed"
 echo "ok: a plan made earlier in the session, refused at apply"
+
+# 4. i_blocks lies (2 sectors for a file of 90 blocks)
+cp "$img" "$T/img"
+dfs "$T/img" "sif A blocks 2"
+refused "defrag of A, whose i_blocks is too small" "$T/img" \
+	"inode [0-9]+'s block count, i_blocks, does not cover what it maps" \
+	"defrag A $O"
 exit 0
