@@ -132,6 +132,9 @@ static void collect(struct guard *gd, const struct plan *p, size_t k)
 		case STEP_ZERO:
 		case STEP_WRITE_MAP:
 		case STEP_ALLOC:
+			if (st->dst >= p->target && st->len <= p->target_len &&
+			    st->dst - p->target <= p->target_len - st->len)
+				break;	/* inside the target: asked above */
 			push_q(gd, st->dst, st->len, w);
 			break;
 		case STEP_FREE:
