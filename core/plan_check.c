@@ -396,8 +396,8 @@ static errcode_t check_rebuild(struct ck *c)
 	if (err || !q) {
 		plan_free(q);
 		return refuse(c, field(c, PF_KIND), "e2layout makes no %s "
-			      "plan for inode %u at block %llu now%s%s", p->kind,
-			      p->ino, (unsigned long long)p->target,
+			      "plan for inode %u at block %llu now%s%s",
+			      p->kind, p->ino, (unsigned long long)p->target,
 			      err ? ": " : "", err ? error_message(err) : "");
 	}
 	err = compare(c, q);

@@ -7,13 +7,13 @@
 
 #include "plan.h"
 
-#define PLAN_MAGIC		"e2layout-plan 1"
-#define PLAN_LINE_MAX		512		/* bytes, newline included */
-#define PLAN_MAX_ENTRIES	(1UL << 22)	/* old/new/step/... lines */
-#define PLAN_MAX_PLANS		(1UL << 17)	/* plans in one chain */
-#define PLAN_MAX_TOKENS		12
-#define PLAN_BLK_LIMIT		(1ULL << 48)	/* ext4 block numbers */
-#define PLAN_LBLK_LIMIT		(1ULL << 32)	/* logical block numbers */
+#define PLAN_MAGIC	"e2layout-plan 1"
+#define PLAN_LINE_MAX	512		/* bytes, newline included */
+#define PLAN_MAX_ENTRIES (1UL << 22)	/* old/new/step/... lines */
+#define PLAN_MAX_PLANS	(1UL << 17)	/* plans in one chain */
+#define PLAN_MAX_TOKENS	12
+#define PLAN_BLK_LIMIT	(1ULL << 48)	/* ext4 block numbers */
+#define PLAN_LBLK_LIMIT	(1ULL << 32)	/* logical block numbers */
 
 /* The one-of-a-kind lines of a plan. */
 enum plan_field {

@@ -15,7 +15,7 @@
 /* One range the guard asks about, and what it expects there. */
 enum role {
 	R_WRITE,	/* allocated, copied into, zeroed, mapping written */
-	R_FREE,		/* released: must be claimed by the expected owner */
+	R_FREE,		/* released: claimed by the expected owner */
 	R_ISLAND	/* repack's island: free, or the moving metadata */
 };
 
@@ -134,7 +134,7 @@ static void collect(struct guard *gd, const struct plan *p, size_t k)
 		case STEP_ALLOC:
 			if (st->dst >= p->target && st->len <= p->target_len &&
 			    st->dst - p->target <= p->target_len - st->len)
-				break;	/* inside the target: asked above */
+				break;	/* in the target: asked */
 			push_q(gd, st->dst, st->len, w);
 			break;
 		case STEP_FREE:

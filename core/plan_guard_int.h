@@ -7,10 +7,10 @@
 #include "owner.h"
 
 enum guard_why {
-	GC_WRITE_OWNED,		/* to be written, but someone claims it */
-	GC_WRITE_USED,		/* to be written, but in use in the bitmap */
-	GC_FREE_SHARED,		/* to be freed, but someone else claims it */
-	GC_FREE_UNCLAIMED,	/* to be freed, but not claimed by the owner */
+	GC_WRITE_OWNED,		/* to be written, but claimed */
+	GC_WRITE_USED,		/* to be written, but used in the bitmap */
+	GC_FREE_SHARED,		/* to be freed, but claimed by another */
+	GC_FREE_UNCLAIMED,	/* to be freed, but not the owner's */
 	GC_FREE_TWICE,		/* freed (or claimed by its owner) twice */
 	GC_ISLAND_OWNED,	/* in repack's island, owned by another */
 	GC_CHAIN_WRITE,		/* written by two plans of one chain */

@@ -260,8 +260,7 @@ errcode_t guard_report(struct session *s, struct guard_report *r,
 			want[nw++] = r->v[i].owner.ino;
 	memset(parent, 0, sizeof(parent));
 	if (nw)
-		owner_find_parents(s->fs, want, parent, nw);	/* paths: best
-								   effort */
+		owner_find_parents(s->fs, want, parent, nw); /* best effort */
 	for (i = 0, nw = 0; i < shown; i++) {
 		const struct owner_run *o = &r->v[i].owner;
 
