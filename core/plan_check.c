@@ -131,7 +131,7 @@ static errcode_t check_inode(struct ck *c)
 	ext2_filsys fs = c->s->fs;
 	const struct plan *p = c->p;
 	unsigned line = field(c, PF_INO);
-	struct ext2_inode inode, tmp;
+	struct ext2_inode inode;
 	ext2_ino_t found;
 	errcode_t err;
 
@@ -157,18 +157,6 @@ static errcode_t check_inode(struct ck *c)
 					   p->ino < EXT2_FIRST_INO(fs->super)))
 		return refuse(c, line, "a defrag plan for inode %u, which is "
 			      "not a regular file", p->ino);
-	/* what the switch will do to i_blocks, rehearsed: a damaged count
-	 * would fail it half-way through the apply */
-	tmp = inode;
-	if (!p->create_name[0] &&
-	    (ext2fs_iblk_sub_blocks(fs, &tmp, plan_units_old(fs, p)) ||
-	     ext2fs_iblk_add_blocks(fs, &tmp, plan_units_new(fs, p)))) {
-		out_error(c->s->out, c->who, E2L_ERR_UNSAFE, "(inode %u's "
-			  "block count, i_blocks, does not cover what it maps: "
-			  "the filesystem is damaged); run e2fsck -f first",
-			  p->ino);
-		return E2L_ERR_UNSAFE;
-	}
 	if (strcmp(p->kind, "prealloc"))
 		return 0;
 	if (!p->create_name[0]) {
@@ -405,6 +393,29 @@ static errcode_t check_rebuild(struct ck *c)
 	return err;
 }
 
+/* What the switch will do to i_blocks, rehearsed on a copy of the inode
+ * (after the plan was found to match its mapping): a damaged count would
+ * fail the switch half-way through the apply. */
+static errcode_t check_iblocks(struct ck *c)
+{
+	ext2_filsys fs = c->s->fs;
+	const struct plan *p = c->p;
+	struct ext2_inode inode;
+
+	if (p->create_name[0])
+		return 0;	/* the inode is the directory */
+	if (ext2fs_read_inode(fs, p->ino, &inode) ||
+	    ext2fs_iblk_sub_blocks(fs, &inode, plan_units_old(fs, p)) ||
+	    ext2fs_iblk_add_blocks(fs, &inode, plan_units_new(fs, p))) {
+		out_error(c->s->out, c->who, E2L_ERR_UNSAFE, "(inode %u's "
+			  "block count, i_blocks, does not cover what it maps: "
+			  "the filesystem is damaged); run e2fsck -f first",
+			  p->ino);
+		return E2L_ERR_UNSAFE;
+	}
+	return 0;
+}
+
 static int cmp_ino(const void *a, const void *b)
 {
 	ext2_ino_t x = *(const ext2_ino_t *)a, y = *(const ext2_ino_t *)b;
@@ -473,6 +484,8 @@ errcode_t plan_check_fs(struct session *s, const struct plan *p,
 			err = check_inode(&c);
 		if (!err)
 			err = check_rebuild(&c);
+		if (!err)
+			err = check_iblocks(&c);
 	}
 	if (!err && c.count > 1)
 		err = check_unique(s, p, c.count, who);
