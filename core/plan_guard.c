@@ -330,6 +330,80 @@ static void check_overlaps(struct guard *gd)
 	free(f);
 }
 
+struct rsz {
+	ext2_filsys fs;
+	blk64_t dind, bad;
+};
+
+/* Is b one of the reserved GDT blocks (primary or a backup)? */
+static int rsv_gdt_blk(ext2_filsys fs, blk64_t b)
+{
+	blk64_t super, old_desc, new_desc, first;
+
+	if (b < fs->super->s_first_data_block ||
+	    b >= ext2fs_blocks_count(fs->super))
+		return 0;
+	ext2fs_super_and_bgd_loc2(fs, ext2fs_group_of_blk2(fs, b), &super,
+				  &old_desc, &new_desc, NULL);
+	first = old_desc + fs->desc_blocks;
+	return old_desc && b >= first &&
+	       b < first + fs->super->s_reserved_gdt_blocks;
+}
+
+static int rsz_cb(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		  blk64_t ref_blk, int ref_offset, void *priv)
+{
+	struct rsz *r = priv;
+
+	(void)fs;
+	(void)ref_blk;
+	(void)ref_offset;
+	if (blockcnt == BLOCK_COUNT_DIND ? *blocknr == r->dind :
+	    rsv_gdt_blk(r->fs, *blocknr))
+		return 0;
+	r->bad = *blocknr;
+	return BLOCK_ABORT;
+}
+
+/*
+ * The owner index takes the resize inode's blocks to be the reserved GDT
+ * blocks (and its double-indirect block); a resize inode that maps anything
+ * else (a damaged one, or one beside meta_bg, which e2fsck calls
+ * incompatible) makes ownership unknowable.
+ */
+static int resize_inode_sane(struct session *s, const char *who)
+{
+	ext2_filsys fs = s->fs;
+	struct ext2_inode inode;
+	struct rsz r = {fs, 0, 0};
+	errcode_t err;
+
+	if (!ext2fs_has_feature_resize_inode(fs->super))
+		return 1;
+	err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
+	if (!err && ext2fs_has_feature_meta_bg(fs->super))
+		err = E2L_ERR_UNSAFE;
+	r.dind = inode.i_block[EXT2_DIND_BLOCK];
+	if (!err && r.dind)
+		err = ext2fs_block_iterate3(fs, EXT2_RESIZE_INO,
+					    BLOCK_FLAG_READ_ONLY, NULL, rsz_cb,
+					    &r);
+	if (!err && !r.bad)
+		return 1;
+	if (r.bad)
+		out_error(s->out, who, E2L_ERR_UNSAFE, "(the resize inode maps "
+			  "block %llu, which is not a reserved GDT block: who "
+			  "owns what is unknown); run e2fsck -f first",
+			  (unsigned long long)r.bad);
+	else
+		out_error(s->out, who, err == E2L_ERR_UNSAFE ? err : 0,
+			  "(%s%s): the resize inode cannot be trusted; run "
+			  "e2fsck -f first", err == E2L_ERR_UNSAFE ? "resize_"
+			  "inode beside meta_bg" : "while reading it: ",
+			  err == E2L_ERR_UNSAFE ? "" : error_message(err));
+	return 0;
+}
+
 errcode_t plan_guard(struct session *s, const struct plan *p,
 		     const char *who)
 {
@@ -360,6 +434,8 @@ errcode_t plan_guard(struct session *s, const struct plan *p,
 			  unreadable == 1 ? "" : "s");
 		return E2L_ERR_UNSAFE;
 	}
+	if (!resize_inode_sane(s, who))
+		return E2L_ERR_UNSAFE;
 	gd.s = s;
 	for (q = p, k = 0; q && !gd.err; q = q->next, k++)
 		collect(&gd, q, k);

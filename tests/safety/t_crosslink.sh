@@ -6,7 +6,8 @@
 # with the image unchanged; so must a plan made earlier in a long -w session
 # whose target another inode has claimed since (apply's own check), and a
 # plan for an inode whose block count (i_blocks) is smaller than what it
-# maps (the switch would fail half-way through the apply).
+# maps (the switch would fail half-way through the apply), and any plan
+# while the resize inode maps a file's block.
 . "$(dirname "$0")/lib.sh"
 
 img=$T/base.img
@@ -94,7 +95,15 @@ debugfs -R "cat A" "$T/img" 2>/dev/null | cmp -s - "$T/pay/A" ||
 	fail "A's contents changed"
 echo "ok: a plan made earlier in the session, refused at apply"
 
-# 4. i_blocks lies (2 sectors for a file of 90 blocks)
+# 4. the resize inode's double-indirect block made one of B's blocks: what
+# it maps is no longer the reserved GDT blocks, so who owns what is unknown
+cp "$img" "$T/img"
+dfs "$T/img" "sif <7> block[DIND] $x"
+refused "a resize inode cross-linked with B" "$T/img" \
+	"the resize inode maps block [0-9]+, which is not a reserved GDT block" \
+	"defrag A $O" "evacuate $x-$x $O"
+
+# 5. i_blocks lies (2 sectors for a file of 90 blocks)
 cp "$img" "$T/img"
 dfs "$T/img" "sif A blocks 2"
 refused "defrag of A, whose i_blocks is too small" "$T/img" \
