@@ -142,7 +142,8 @@ struct owner_query {
  * overlap): fn(k, run) for each run of the index - group metadata, the
  * special inodes, every scanned inode - that overlaps q[k], clipped to it.
  * A block claimed by two owners (a cross-link, a damaged filesystem) is
- * reported once for each; free and unowned blocks are not reported.  Builds
+ * reported once for each; group metadata once per group it serves (each
+ * run's group is its own); free and unowned blocks are not reported.  Builds
  * the index if needed, then one pass over all its runs.  fn returns
  * nonzero to stop.
  */

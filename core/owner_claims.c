@@ -46,11 +46,31 @@ struct claims_ctx {
 	void *arg;
 };
 
+/* Reports [a, b) of run r to range k: one call per group served, for
+ * group metadata merged across groups (flex_bg's packed bitmaps and inode
+ * tables), so that each claim names its own group. */
+static int claim_part(const struct claims_ctx *c, const struct orun *r,
+		      size_t k, blk64_t a, blk64_t b)
+{
+	blk64_t rs = orun_start(r), unit, e;
+	struct owner_run o;
+
+	unit = owner_group_unit(c->fs, r->cls);
+	for (; a < b; a = e) {
+		e = unit ? rs + ((a - rs) / unit + 1) * unit : b;
+		if (e > b)
+			e = b;
+		orun_to_run(c->fs, r, a, e, &o);
+		if (c->fn(k, &o, c->arg))
+			return 1;
+	}
+	return 0;
+}
+
 /* Reports run r against every range it overlaps; nonzero: stop. */
 static int claim_run(const struct claims_ctx *c, const struct orun *r)
 {
 	blk64_t rs = orun_start(r), re = orun_end(r), a, b;
-	struct owner_run o;
 	size_t j;
 
 	if (!r->len)
@@ -61,8 +81,7 @@ static int claim_run(const struct claims_ctx *c, const struct orun *r)
 			continue;
 		a = rs > c->q[j].start ? rs : c->q[j].start;
 		b = re < c->q[j].end ? re : c->q[j].end;
-		orun_to_run(c->fs, r, a, b, &o);
-		if (c->fn(c->q[j].k, &o, c->arg))
+		if (claim_part(c, r, c->q[j].k, a, b))
 			return 1;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* test_plan_guard.c - the ownership guard's parts on images made by the
  * real mke2fs/debugfs: owner_claims reports every claimant of a cross-linked
- * block (owner_for_range shows one), plan_guard refuses plans that free a
+ * block (owner_for_range shows one) and each group's own metadata in
+ * flex_bg's packed runs, plan_guard refuses plans that free a
  * shared block or write an owned one and passes honest ones, and the plan
  * reader refuses bad lines with their numbers. */
 #include "testlib.h"
@@ -145,6 +146,48 @@ static void test_claims_and_guard(void **state)
 	tl_close(&t);
 }
 
+struct groups_seen {
+	dgrp_t next;
+	int bad;
+};
+
+static int group_cb(size_t k, const struct owner_run *run, void *arg)
+{
+	struct groups_seen *g = arg;
+
+	(void)k;
+	if (run->cls != OWN_BBITMAP || run->len != 1 || run->group != g->next)
+		g->bad = 1;
+	g->next++;
+	return 0;
+}
+
+/* flex_bg packs the block bitmaps back to back (one run in the index):
+ * the claims name each group's own. */
+static void test_claims_per_group(void **state)
+{
+	struct groups_seen g = {0, 0};
+	struct owner_query q;
+	struct tsession t;
+	blk64_t bb0;
+	dgrp_t i, n;
+
+	(void)state;
+	tl_open(&t, "demo");	/* 8 groups, their bitmaps packed */
+	assert_int_equal(session_need(&t.s, NEED_GROUP_DESC), 0);
+	n = t.s.fs->group_desc_count;
+	bb0 = ext2fs_block_bitmap_loc(t.s.fs, 0);
+	for (i = 1; i < n; i++)
+		if (ext2fs_block_bitmap_loc(t.s.fs, i) != bb0 + i)
+			break;
+	assert_true(i > 1);	/* packed: the case this is about */
+	q = (struct owner_query){bb0, i};
+	assert_int_equal(owner_claims(&t.s, &q, 1, group_cb, &g), 0);
+	assert_int_equal(g.next, i);
+	assert_false(g.bad);
+	tl_close(&t);
+}
+
 /* plan_load of TEXT: the error (0 when accepted) and its reason. */
 static errcode_t load_text(const char *text, char *why, size_t whylen)
 {
@@ -221,6 +264,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claims_and_guard),
+		cmocka_unit_test(test_claims_per_group),
 		cmocka_unit_test(test_reader),
 	};
 	int rc;
