@@ -93,13 +93,18 @@ static int do_plan(struct session *s, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "show";
 	struct plan *p;
-	char why[128];
+	char why[256];
 	errcode_t err;
 
 	if (!strcmp(sub, "load") && argc == 3) {
 		err = plan_load(argv[2], &p, why, sizeof(why));
 		if (err) {
-			out_error(s->out, "plan", 0, "%s: %s", argv[2], why);
+			out_error(s->out, "plan", 0, "%s: %s; refusing it",
+				  argv[2], why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, p, "plan")) {
+			plan_free(p);
 			return CMD_FAIL;
 		}
 		plan_free(s->plan);
@@ -226,7 +231,7 @@ static int do_apply(struct session *s, int argc, char **argv)
 	const char *file = NULL;
 	struct apply_opts ao;
 	int i;
-	char why[128];
+	char why[256];
 	errcode_t err;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
@@ -243,7 +248,12 @@ static int do_apply(struct session *s, int argc, char **argv)
 	if (file) {
 		err = plan_load(file, &loaded, why, sizeof(why));
 		if (err) {
-			out_error(s->out, "apply", 0, "%s: %s", file, why);
+			out_error(s->out, "apply", 0, "%s: %s; refusing it",
+				  file, why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, loaded, "apply")) {
+			plan_free(loaded);
 			return CMD_FAIL;
 		}
 	}
@@ -294,9 +304,12 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 	static const struct apply_opts none;
 	struct plan *q;
 
-	if (quota_check_plan(s, p->kind, p)) {	/* refused at plan time */
-		if (p != s->plan)
-			plan_free(p);
+	/* before it is shown or kept: a refused plan goes (the blocks it
+	 * touches checked against the owners, the quota records found) */
+	if (plan_guard(s, p, p->kind) || quota_check_plan(s, p->kind, p)) {
+		if (p == s->plan)
+			s->plan = NULL;
+		plan_free(p);
 		return CMD_FAIL;
 	}
 	if (p != s->plan) {

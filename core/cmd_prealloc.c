@@ -119,6 +119,11 @@ static int do_prealloc(struct session *s, int argc, char **argv)
 	rc = CMD_OK;
 	if (!p)
 		goto out;	/* nothing to do */
+	if (plan_guard(s, p, argv[0])) {	/* before it is shown */
+		plan_free(p);
+		rc = CMD_FAIL;
+		goto out;
+	}
 	plan_show(s, p);
 	if (name)
 		out_printf(s->out, "  (creates %s first)\n", file);

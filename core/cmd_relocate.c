@@ -382,6 +382,9 @@ restore:
 	fs->block_map = saved;
 	if (rc != CMD_OK)
 		goto out;
+	rc = CMD_FAIL;
+	if (plan_guard(s, chain, argv[0]))	/* before it is shown */
+		goto out;
 	for (p = chain; p; p = p->next)
 		plan_show(s, p);
 	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "

@@ -132,6 +132,32 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
  * blocks (up to 64 MiB), before a walk of the tree on a cold cache. */
 void owner_readahead_dirs(struct session *s);
 
+/* A block range to ask owner_claims about. */
+struct owner_query {
+	blk64_t start, len;
+};
+
+/*
+ * Every claim on the blocks of q[0..n) (in any order; the ranges may
+ * overlap): fn(k, run) for each run of the index - group metadata, the
+ * special inodes, every scanned inode - that overlaps q[k], clipped to it.
+ * A block claimed by two owners (a cross-link, a damaged filesystem) is
+ * reported once for each; group metadata once per group it serves (each
+ * run's group is its own); free and unowned blocks are not reported.  Builds
+ * the index if needed, then one pass over all its runs.  fn returns
+ * nonzero to stop.
+ */
+errcode_t owner_claims(struct session *s, const struct owner_query *q,
+		       size_t n, int (*fn)(size_t k, const struct owner_run *run,
+					   void *arg),
+		       void *arg);
+
+/* After building the index: how many inodes the scan skipped as corrupt
+ * and how many inode-table reads failed.  Either makes ownership unknowable
+ * for the blocks those inodes map. */
+errcode_t owner_trust(struct session *s, unsigned long *bad_inodes,
+		      unsigned long *unreadable);
+
 void owner_index_free(struct owner_index *idx);
 
 #endif

@@ -45,6 +45,10 @@ struct orun_vec {
 
 errcode_t orun_push(struct orun_vec *vec, const struct orun *r);
 void orun_sort(struct orun_vec *vec);
+/* The part [a, b) of stored run r as a query answer (group metadata: the
+ * group served by a; file data: the logical block of a). */
+void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
+		 struct owner_run *out);
 
 /* Per-inode accumulation while walking one inode. */
 struct owalk {
@@ -77,7 +81,7 @@ struct owner_index {
 	int complete;
 	ext2_ino_t last_ino;
 	unsigned long bad_inodes;
-	unsigned long scan_errors;
+	unsigned long scan_errors;	/* unreadable inode-table blocks */
 	struct owner_fstats fstats;
 	struct owner_filefrag *frag;	/* fragmented files only */
 	size_t nfrag, capfrag;

@@ -76,8 +76,8 @@ static dgrp_t group_of(ext2_filsys fs, blk64_t b)
 	return ext2fs_group_of_blk2(fs, b);
 }
 
-static void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a,
-			blk64_t b, struct owner_run *out)
+void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
+		 struct owner_run *out)
 {
 	struct owner_run o = {0};
 	blk64_t off = a - orun_start(r), unit;

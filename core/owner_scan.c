@@ -109,7 +109,8 @@ static int orun_radix(struct orun *v, size_t n)
 }
 
 /* Sorts, drops exact duplicates (a shared xattr block is kept for its
- * first inode) and gives memory back. */
+ * first inode; a block two inodes both map stays claimed by both, so that
+ * owner_claims sees the cross-link) and gives memory back. */
 void orun_sort(struct orun_vec *vec)
 {
 	size_t i, o = 0;
@@ -122,7 +123,9 @@ void orun_sort(struct orun_vec *vec)
 	for (i = 0; i < vec->n; i++) {
 		if (o && orun_start(&vec->v[o - 1]) == orun_start(&vec->v[i]) &&
 		    vec->v[o - 1].len == vec->v[i].len &&
-		    vec->v[o - 1].cls == vec->v[i].cls)
+		    vec->v[o - 1].cls == vec->v[i].cls &&
+		    (vec->v[i].cls == OWN_XATTR ||
+		     vec->v[o - 1].ino == vec->v[i].ino))
 			continue;
 		vec->v[o++] = vec->v[i];
 	}

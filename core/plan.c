@@ -11,15 +11,18 @@
 
 void plan_free(struct plan *p)
 {
-	if (!p)
-		return;
-	plan_free(p->next);
-	free(p->old);
-	free(p->new);
-	free(p->old_meta);
-	free(p->steps);
-	plan_repack_free(p->repack);
-	free(p);
+	struct plan *next;
+
+	for (; p; p = next) {	/* a loop: a chain may be long */
+		next = p->next;
+		free(p->old);
+		free(p->new);
+		free(p->old_meta);
+		free(p->steps);
+		plan_repack_free(p->repack);
+		plan_lines_free(p->lines);
+		free(p);
+	}
 }
 
 const char *plan_step_name(enum plan_step_kind k)

@@ -58,9 +58,12 @@ struct plan {
 	int chained;			/* fp: only the inode is checked */
 	struct plan *next;		/* evacuate: plans applied in turn */
 	struct plan_repack *repack;	/* repack_flex: descriptor moves */
+	struct plan_lines *lines;	/* read from a file: where each entry
+					   was (plan_file_int.h), else NULL */
 };
 
 void plan_free(struct plan *p);
+void plan_lines_free(struct plan_lines *l);
 
 /* The inode's current mapping (data runs, mapping blocks) and fingerprint. */
 errcode_t plan_read_map(ext2_filsys fs, ext2_ino_t ino, int *extents,
@@ -159,8 +162,57 @@ void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
 
 /* Files. */
 errcode_t plan_save(const struct plan *p, const char *path);
+/*
+ * Reads a plan file as untrusted input (plan_parse.c): every line is
+ * checked on its own and the plans for completeness; nothing is checked
+ * against a filesystem yet (plan_guard does).  0, or E2L_ERR_BAD_PLAN_FILE
+ * (an errno when the file cannot be read) with why = "line N: what".
+ */
 errcode_t plan_load(const char *path, struct plan **pp, char *why,
 		    size_t whylen);
+
+/*
+ * Checks a chain of plans (p, p->next...) against the filesystem before it
+ * is shown, kept or applied (plan_check.c, then plan_guard.c):
+ *  - every block number lies in the filesystem; each plan's inode exists
+ *    and is the kind its plan says; each plan is exactly the one e2layout
+ *    builds now for its inode and target (so its recorded old runs are the
+ *    inode's mapping, its copies read the inode's blocks into the target,
+ *    its frees release the inode's blocks) - E2L_ERR_BAD_PLAN_FILE for a
+ *    loaded plan (naming the line), E2L_ERR_STALE_PLAN for one made in
+ *    this session;
+ *  - every block a plan writes (allocates, copies into, zeroes, writes
+ *    mapping blocks to) is free in the block bitmap and claimed by nobody
+ *    in the owner index, and every block it frees is claimed by the moving
+ *    inode (or the moving group metadata) alone; the plans of a chain
+ *    write disjoint blocks; the owner scan skipped no inode -
+ *    E2L_ERR_OWNER_CONFLICT, after naming the blocks and their owners.
+ * who prefixes the messages.  0 when the chain may go ahead.
+ */
+errcode_t plan_guard(struct session *s, const struct plan *p,
+		     const char *who);
+/* The first half of plan_guard alone (plan_check.c). */
+errcode_t plan_check_fs(struct session *s, const struct plan *p,
+			const char *who);
+
+/*
+ * While a plan creates its file (prealloc's new name), no block may be
+ * allocated behind the guard's back: a directory that must grow for the
+ * new entry fails with E2L_ERR_OWNER_CONFLICT instead of taking a block
+ * nobody checked.  begin saves the allocation hooks, end puts them back.
+ */
+struct plan_fence {
+	errcode_t (*alloc)(ext2_filsys, blk64_t, blk64_t *);
+	errcode_t (*range)(ext2_filsys, int, blk64_t, blk64_t, blk64_t *,
+			   blk64_t *);
+};
+void plan_fence_begin(ext2_filsys fs, struct plan_fence *f);
+void plan_fence_end(ext2_filsys fs, const struct plan_fence *f);
+/* Runs fn(copy of fs, p) with every write kept in memory and thrown away
+ * afterwards (plan_dryrun.c): fs and the disk are left as they were. */
+errcode_t plan_dry_run(ext2_filsys fs,
+		       errcode_t (*fn)(ext2_filsys fs, struct plan *p),
+		       struct plan *p);
 
 struct apply_opts;
 /* Applies p (crash-safe order); undo_path NULL for no undo file, else a

@@ -369,6 +369,38 @@ static errcode_t run_journaled(ext2_filsys fs, struct plan *p,
 	return err;
 }
 
+/* prealloc's new file, with no block allocated that the guard did not
+ * check: a directory that must grow fails instead. */
+static errcode_t create_checked(ext2_filsys fs, struct plan *p)
+{
+	struct plan_fence fence;
+	errcode_t err;
+
+	plan_fence_begin(fs, &fence);
+	err = plan_create_file(fs, p);
+	plan_fence_end(fs, &fence);
+	return err;
+}
+
+/* The new file: rehearsed first on a copy whose writes go nowhere, so that
+ * a directory that would have to grow is refused before anything is
+ * written; then for real. */
+static errcode_t create_fenced(struct session *s, struct plan *p)
+{
+	ext2_ino_t dir = p->ino;
+	errcode_t err;
+
+	err = plan_dry_run(s->fs, create_checked, p);
+	p->ino = dir;
+	if (!err)
+		err = run_journaled(s->fs, p, create_checked);
+	if (err == E2L_ERR_OWNER_CONFLICT)
+		out_error(s->out, "apply", 0, "directory inode %u must grow to "
+			  "hold %s, into a block this plan did not check; "
+			  "refusing it", dir, p->create_name);
+	return err;
+}
+
 static errcode_t repack(ext2_filsys fs, struct plan *p)
 {
 	return plan_repack_run(fs, p);
@@ -465,7 +497,10 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	for (q = p; q; q = q->next)
 		if (plan_check_fp(s, q) || plan_check_sane(s, q))
 			return E2L_ERR_STALE_PLAN;
-	err = quota_check_plan(s, "apply", p);
+	/* every plan of the chain, against the bitmap and the owners */
+	err = plan_guard(s, p, "apply");
+	if (!err)
+		err = quota_check_plan(s, "apply", p);
 	if (err)
 		return err;
 	if (undo_path && !s->undo_file) {
@@ -505,8 +540,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	prog_begin(s, p);
 	fault_install(s->fs);
 	for (q = p; q && !err && !stale; q = q->next) {
-		err = q->create_name[0] ?
-		      run_journaled(s->fs, q, plan_create_file) : 0;
+		err = q->create_name[0] ? create_fenced(s, q) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
 				q->target, q->target + q->target_len - 1))
 			err = EXT2_ET_BLOCK_ALLOC_FAIL;	/* the dir grew */

@@ -34,9 +34,8 @@ int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen);
 blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
 		       int what, dgrp_t k);
 
-/* plan_repack_run.c: the plan file's repack lines. */
+/* plan_repack_run.c: the plan file's repack lines (read back by
+ * plan_repack_parse, plan_file_int.h). */
 void plan_repack_save(FILE *f, const struct plan *p);
-/* 1: the line was a repack line (parsed), 0: not one, -1: bad. */
-int plan_repack_parse(struct plan *p, const char *line);
 
 #endif

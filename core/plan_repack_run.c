@@ -3,6 +3,7 @@
  * then everything to its final place; each move: copy and flush, switch and
  * flush, free), verifying it from the disk, and its lines in a plan file. */
 #include "plan_repack_int.h"
+#include "plan_file_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -300,36 +301,101 @@ void plan_repack_save(FILE *f, const struct plan *p)
 			(unsigned long long)r->items[i].len);
 }
 
-int plan_repack_parse(struct plan *p, const char *line)
+/* Numbers tok[1..ntok) into v[], each at most max[i]. */
+static int repack_nums(char **tok, int ntok, int want,
+		       const unsigned long long *max, unsigned long long *v,
+		       char *why, size_t whylen)
 {
-	struct plan_repack *r = p->repack;
-	unsigned long long a, b, c, d;
-	unsigned long flex;
-	unsigned g, n;
-	int x, y;
-	struct repack_item *ni;
+	char w[96];
+	int i;
 
-	if (sscanf(line, "repack %lu %u %u %d %d %llu %llu", &flex, &g, &n,
-		   &x, &y, &a, &b) == 7) {
-		if (r || x < 0 || x > 31 || (y != 0 && y != 1))
-			return -1;
-		r = p->repack = calloc(1, sizeof(*r));
-		if (!r)
-			return -1;
-		*r = (struct plan_repack){g, n, x, y, flex, a, b, NULL, 0};
-		return 1;
+	if (ntok != want + 1) {
+		snprintf(why, whylen, "\"%s\" takes %d numbers, not %d",
+			 tok[0], want, ntok - 1);
+		return -1;
 	}
-	if (sscanf(line, "ritem %u %d %llu %llu %llu %llu", &g, &x, &a, &b,
-		   &c, &d) == 6) {
-		if (!r || x < 0 || x >= RP_KINDS || !d ||
-		    r->nitems > 3 * (size_t)r->n + 1)
+	for (i = 0; i < want; i++)
+		if (plan_tok_num(tok[i + 1], max[i], &v[i], w, sizeof(w))) {
+			snprintf(why, whylen, "%s: %s", tok[0], w);
 			return -1;
-		ni = realloc(r->items, (r->nitems + 1) * sizeof(*ni));
-		if (!ni)
-			return -1;
-		r->items = ni;
-		ni[r->nitems++] = (struct repack_item){g, x, a, b, c, d};
-		return 1;
-	}
+		}
 	return 0;
+}
+
+int plan_repack_parse(struct plan *p, char **tok, int ntok, unsigned lineno,
+		      char *why, size_t whylen)
+{
+	static const unsigned long long rmax[7] = {
+		UINT32_MAX, UINT32_MAX, UINT32_MAX, 31, 1,
+		PLAN_BLK_LIMIT - 1, PLAN_BLK_LIMIT};
+	static const unsigned long long imax[6] = {
+		UINT32_MAX, RP_KINDS - 1, PLAN_BLK_LIMIT - 1,
+		PLAN_BLK_LIMIT - 1, PLAN_BLK_LIMIT - 1, PLAN_BLK_LIMIT};
+	struct plan_repack *r = p->repack;
+	struct repack_item *ni;
+	unsigned *nl;
+	unsigned long long x[7];
+
+	if (!strcmp(tok[0], "repack")) {
+		if (repack_nums(tok, ntok, 7, rmax, x, why, whylen))
+			return -1;
+		if (r) {
+			snprintf(why, whylen, "a second \"repack\" line");
+			return -1;
+		}
+		if (x[5] + x[6] > PLAN_BLK_LIMIT) {
+			snprintf(why, whylen, "the island ends past the "
+				 "largest block number");
+			return -1;
+		}
+		r = p->repack = calloc(1, sizeof(*r));
+		if (!r) {
+			snprintf(why, whylen, "out of memory");
+			return -1;
+		}
+		*r = (struct plan_repack){(dgrp_t)x[1], (dgrp_t)x[2],
+					  (int)x[3], (int)x[4],
+					  (unsigned long)x[0], x[5], x[6],
+					  NULL, 0};
+		return 1;
+	}
+	if (strcmp(tok[0], "ritem"))
+		return 0;
+	if (repack_nums(tok, ntok, 6, imax, x, why, whylen))
+		return -1;
+	if (!r) {
+		snprintf(why, whylen, "an ritem line before the repack line");
+		return -1;
+	}
+	if (r->nitems >= 3 * (size_t)r->n + 1) {
+		snprintf(why, whylen, "more ritem lines than %u groups have "
+			 "items (%zu)", r->n, 3 * (size_t)r->n + 1);
+		return -1;
+	}
+	if (!x[5] || x[2] + x[5] > PLAN_BLK_LIMIT ||
+	    x[3] + x[5] > PLAN_BLK_LIMIT || x[4] + x[5] > PLAN_BLK_LIMIT) {
+		snprintf(why, whylen, "an item of length 0, or one ending past "
+			 "the largest block number");
+		return -1;
+	}
+	if (!(r->nitems & (r->nitems - 1))) {	/* grow at powers of two */
+		size_t cap = r->nitems ? r->nitems * 2 : 1;
+
+		ni = realloc(r->items, cap * sizeof(*ni));
+		if (ni)
+			r->items = ni;
+		nl = p->lines ? realloc(p->lines->ritems, cap * sizeof(*nl))
+			      : NULL;
+		if (nl)
+			p->lines->ritems = nl;
+		if (!ni || (p->lines && !nl)) {
+			snprintf(why, whylen, "out of memory");
+			return -1;
+		}
+	}
+	if (p->lines)
+		p->lines->ritems[r->nitems] = lineno;
+	r->items[r->nitems++] = (struct repack_item){(dgrp_t)x[0], (int)x[1],
+						     x[2], x[3], x[4], x[5]};
+	return 1;
 }

@@ -50,7 +50,10 @@ static void test_build_and_roundtrip(void **state)
 	/* Damaged files are refused with a reason. */
 	free(tl_sh("printf 'e2layout-plan 1\\nkind x\\n' > %s", path));
 	assert_int_not_equal(plan_load(path, &q, why, sizeof(why)), 0);
-	assert_non_null(strstr(why, "not an e2layout plan"));
+	assert_non_null(strstr(why, "line 2: unknown plan kind \"x\""));
+	free(tl_sh("printf 'garbage\\n' > %s", path));
+	assert_int_not_equal(plan_load(path, &q, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "line 1: not an e2layout plan"));
 	unlink(path);
 	/* JSON preview. */
 	assert_int_equal(tl_run(&t, "plan show --json"), CMD_OK);
