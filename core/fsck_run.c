@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,9 @@ struct reader {
 	int pct;
 	void (*progress)(void *ctx, int pct);
 	void *ctx;
+	int pass;			/* the furthest progress reported */
+	unsigned long cur;
+	time_t moved;			/* when it last went further */
 };
 
 /* One complete progress line: "PASS CUR MAX DEVICE". */
@@ -122,6 +127,13 @@ static void progress_line(struct reader *rd)
 	rd->npline = 0;
 	if (sscanf(rd->pline, "%d %lu %lu", &pass, &cur, &max) != 3)
 		return;
+	/* progress is a new high-water mark: e2fsck that restarts a pass
+	 * over and over (it does on some damaged images) is not moving */
+	if (pass > rd->pass || (pass == rd->pass && cur > rd->cur)) {
+		rd->pass = pass;
+		rd->cur = cur;
+		rd->moved = time(NULL);
+	}
 	pct = pass_pct(pass, cur, max);
 	if (pct != rd->pct && rd->progress)
 		rd->progress(rd->ctx, pct);
@@ -140,21 +152,40 @@ static void progress_bytes(struct reader *rd, const char *buf, ssize_t n)
 	}
 }
 
-/* Reads both pipes to their ends (e2fsck never blocks on a full pipe). */
-static void read_all(struct reader *rd, int out_fd, int prog_fd)
+/* How long e2fsck may go without getting further than it has been before
+ * it is taken to be looping (it does, in -n mode, on some damaged images:
+ * pass 1 restarting for ever): $E2LAYOUT_FSCK_STALL seconds, else 300. */
+static time_t stall_limit(void)
+{
+	const char *v = getenv("E2LAYOUT_FSCK_STALL");
+	long n = v && *v ? strtol(v, NULL, 10) : 0;
+
+	return n > 0 ? (time_t)n : 300;
+}
+
+/* Reads both pipes to their ends (e2fsck never blocks on a full pipe);
+ * returns 1 when e2fsck stalled past the limit (the caller kills it). */
+static int read_all(struct reader *rd, int out_fd, int prog_fd)
 {
 	struct pollfd pf[2] = {{out_fd, POLLIN, 0}, {prog_fd, POLLIN, 0}};
+	time_t limit = stall_limit();
 	char buf[4096];
 	ssize_t n;
 	size_t room;
-	int i;
+	int i, k;
 
+	rd->moved = time(NULL);
 	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		if (poll(pf, 2, -1) < 0) {
+		k = poll(pf, 2, 1000);
+		if (k < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		if (time(NULL) - rd->moved > limit)
+			return 1;
+		if (!k)
+			continue;
 		for (i = 0; i < 2; i++) {
 			if (pf[i].fd < 0 || !pf[i].revents)
 				continue;
@@ -176,6 +207,7 @@ static void read_all(struct reader *rd, int out_fd, int prog_fd)
 			rd->nout += n;
 		}
 	}
+	return 0;
 }
 
 /* A line that says nothing about a problem: the banner, a pass heading,
@@ -288,7 +320,10 @@ errcode_t fsck_run(const char *prog, const char *device,
 	close(out[1]);
 	close(pp[1]);
 	out[1] = pp[1] = -1;
-	read_all(rd, out[0], pp[0]);
+	if (read_all(rd, out[0], pp[0])) {
+		kill(pid, SIGKILL);
+		r->stalled = (int)stall_limit();
+	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			err = errno;

@@ -13,6 +13,8 @@
 struct fsck_result {
 	int status;		/* its exit status; -1 if it did not exit */
 	int signal;		/* the signal that ended it, else 0 */
+	int stalled;		/* killed after this many seconds without
+				   progress ($E2LAYOUT_FSCK_STALL), else 0 */
 	int nlines;		/* problem lines kept in line[] */
 	char line[FSCK_QUOTE_LINES][FSCK_LINE_MAX];
 };
@@ -31,7 +33,8 @@ errcode_t fsck_find(char *path, size_t len);
  * its output: its banner, pass headings, answers ("Fix? no") and summary
  * are left out.  Output past 64 KiB is read and dropped.  Errors are for
  * failures to start it (pipe, fork); a program that cannot be executed
- * exits 127 with its reason in r->line[0].
+ * exits 127 with its reason in r->line[0].  An e2fsck whose progress gets no
+ * further for $E2LAYOUT_FSCK_STALL seconds (300) is killed: r->stalled.
  */
 errcode_t fsck_run(const char *prog, const char *device,
 		   void (*progress)(void *ctx, int pct), void *ctx,

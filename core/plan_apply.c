@@ -446,6 +446,20 @@ static errcode_t check_safe(struct session *s)
 			  "unmounted; run e2fsck -f first");
 		return E2L_ERR_UNSAFE;
 	}
+	/* counters no filesystem can have (e2fsck -n lets some pass, and
+	 * the apply's own arithmetic on them would make them worse) */
+	if (ext2fs_free_blocks_count(fs->super) >
+	    ext2fs_blocks_count(fs->super) ||
+	    fs->super->s_free_inodes_count > fs->super->s_inodes_count) {
+		out_error(s->out, "apply", 0, "the superblock counts more free "
+			  "blocks or inodes (%llu, %u) than the filesystem has "
+			  "(%llu, %u); run e2fsck -f first",
+			  (unsigned long long)ext2fs_free_blocks_count(fs->super),
+			  fs->super->s_free_inodes_count,
+			  (unsigned long long)ext2fs_blocks_count(fs->super),
+			  fs->super->s_inodes_count);
+		return E2L_ERR_UNSAFE;
+	}
 	return 0;
 }
 

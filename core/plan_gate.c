@@ -318,7 +318,14 @@ static errcode_t run_fsck(struct session *s)
 	}
 	if (r.status == 0)
 		return 0;
-	if (r.signal)
+	if (r.stalled)
+		out_error(s->out, "apply", 0, "%s -fn %s made no progress for "
+			  "%d seconds and was stopped (e2fsck loops on some "
+			  "damaged filesystems; E2LAYOUT_FSCK_STALL sets the "
+			  "limit); refusing to change the layout of a "
+			  "filesystem not known to be consistent", prog,
+			  s->device, r.stalled);
+	else if (r.signal)
 		out_error(s->out, "apply", 0, "%s -fn %s was killed by signal "
 			  "%d; refusing to change the layout of a filesystem "
 			  "not known to be consistent", prog, s->device,
