@@ -32,12 +32,13 @@ run() {
 }
 
 n=0
-for req in "mkdir N" "write $T/src N" "symlink N /etc/conf1" \
-	   "link /etc/conf1 N" "ln /etc/conf1 N" "mknod N p" \
-	   "undelete <$vino> N" "prealloc /N 64K"; do
+# (@N@ stands for the name: a plain N could be in $T's random part)
+for req in "mkdir @N@" "write $T/src @N@" "symlink @N@ /etc/conf1" \
+	   "link /etc/conf1 @N@" "ln /etc/conf1 @N@" "mknod @N@ p" \
+	   "undelete <$vino> @N@" "prealloc /@N@ 64K"; do
 	what=${req%% *}
 	# 255 bytes: made, and found under that name
-	run "$(echo "$req" | sed "s|N|$n255|")"
+	run "$(echo "$req" | sed "s|@N@|$n255|")"
 	[ $rc -eq 0 ] || { cat "$T/out"; fail "$what with a 255-byte name: exit $rc"; }
 	debugfs -R "stat /$n255" "$img" 2>/dev/null | grep -q '^Inode:' ||
 		fail "$what: no entry with the 255-byte name"
@@ -46,7 +47,7 @@ for req in "mkdir N" "write $T/src N" "symlink N /etc/conf1" \
 	*) fsck_clean "$img" || { cat "$T/fsck.out"; fail "$what 255: e2fsck -fn"; } ;;
 	esac
 	# 256 bytes: refused, nothing changed
-	run "$(echo "$req" | sed "s|N|$n256|")"
+	run "$(echo "$req" | sed "s|@N@|$n256|")"
 	[ $rc -eq 1 ] || { cat "$T/out"; fail "$what with a 256-byte name: exit $rc, not 1"; }
 	grep -q "File name too long" "$T/out" || { cat "$T/out"; fail "$what 256: no 'File name too long'"; }
 	grep -q "Allocated inode" "$T/out" && fail "$what 256: an inode was allocated first"
