@@ -112,7 +112,9 @@ grep -q "extents: $jbefore before, 1 after" "$tmp/screen" || fail "the plan scre
 grep -q "^ *1\. copy  *[0-9]*-[0-9]* -> [0-9]*-[0-9]*" "$tmp/screen" || fail "no copy move in the move list"
 grep -q "free  " "$tmp/screen" || fail "no free move in the move list"
 grep -q "before: *[X#.]*X" "$tmp/screen" || fail "no before map with the journal's blocks"
-grep -q "after: *[X#.]" "$tmp/screen" || fail "no after map"
+# (the strips are the last thing drawn: poll for them, a capture taken
+# while the screen is being drawn may not have them yet)
+wait_for "after: *[X#.]" "no after map"
 grep -q "blocks read: [1-9]" "$tmp/screen" || fail "no blocks read"
 keys o; wait_for "On the map: BEFORE" "o shows no overlay"
 keys o; wait_for "On the map: AFTER" "o shows no after overlay"
