@@ -40,12 +40,17 @@ CORE_LIBS  := $(shell pkg-config --libs $(PKGS_CORE) 2>/dev/null)
 TUI_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 RL_LIBS    := $(shell pkg-config --libs readline 2>/dev/null || echo -lreadline)
 TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
-ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(PKG_CFLAGS) $(WARN) $(CFLAGS)
+# every folder of the engine is on the include path: headers are named by
+# their file name alone, and a file may move between folders without edits
+SRC_DIRS   := $(sort $(shell find core debugfs-compat tui labs help -type d \
+		2>/dev/null))
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
+	      $(PKG_CFLAGS) $(WARN) $(CPPFLAGS) $(CFLAGS)
 
 BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
-CORE_SRC   := $(sort $(wildcard core/*.c))
-CMD_SRC    := $(sort $(wildcard core/cmd_*.c))
+CORE_SRC   := $(sort $(shell find core -name '*.c'))
+CMD_SRC    := $(CORE_SRC)
 HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
 FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
 CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cmd_table.o \
@@ -76,7 +81,7 @@ $(BUILD)/gen/help_data.c: $(HELP_SRC) help/gen_help.sh
 	sh help/gen_help.sh $@ $(HELP_SRC)
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
-	$(CC) $(ALL_CFLAGS) -Icore -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(CORE_LIB): $(CORE_OBJ)
 	@rm -f $@
@@ -136,7 +141,8 @@ demo: $(BIN)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -I. $(PKG_CFLAGS) -g -O1 \
+FUZZ_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
+		$(PKG_CFLAGS) -g -O1 \
 		-fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=undefined
 FUZZ_CORE    := $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
@@ -149,7 +155,7 @@ $(FUZZ_CORE): $(FUZZ_DIR)/%.o: %.c
 
 $(FUZZ_GEN): $(FUZZ_DIR)/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Icore -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_BINS): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h \
 		$(FUZZ_CORE) $(FUZZ_GEN)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen_cmd_table.sh - collects every `const struct cmd_entry cmd_X = {` defined
-# in core/cmd_*.c into the command table, sorted by name.
+# in the files given into the command table, sorted by name.
 # Usage: gen_cmd_table.sh OUT.c FILE...
 set -e
 out=$1; shift
