@@ -2,6 +2,7 @@
  * `apply [FILE]`, which applies it with an undo file and verifies it. */
 #include "cmd.h"
 #include "plan.h"
+#include "live_defrag.h"
 #include "quota_update.h"
 #include "undo_guard.h"
 
@@ -120,10 +121,16 @@ static int do_plan(struct session *s, int argc, char **argv)
 	if (!strcmp(sub, "drop") && argc == 2) {
 		plan_free(s->plan);
 		s->plan = NULL;
+		ldf_plan_free(s->live_plan);	/* its donors go */
+		s->live_plan = NULL;
 		return CMD_OK;
 	}
 	if (strcmp(sub, "show") && strcmp(sub, "save"))
 		return plan_operation(s, argc, argv);
+	if (!s->plan && s->live_plan && !strcmp(sub, "show")) {
+		ldf_show(s, s->live_plan);
+		return CMD_OK;
+	}
 	if (!s->plan) {
 		out_error(s->out, "plan", 0, "there is no current plan (make "
 			  "one with journal_relocate or defrag, or plan load "
@@ -258,6 +265,8 @@ static int do_apply(struct session *s, int argc, char **argv)
 		}
 	}
 	p = loaded ? loaded : s->plan;
+	if (!p && s->live_plan)	/* a live defrag: through the kernel */
+		return ldf_apply_current(s);
 	if (!p) {
 		out_error(s->out, "apply", 0, "there is no current plan; make "
 			  "one first (journal_relocate, defrag) or name a plan "

@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "dfs_util.h"
 #include "e2l_err.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 
@@ -157,6 +158,8 @@ static int do_defrag(struct session *s, int argc, char **argv)
 	int i, r;
 	struct apply_opts ao;
 
+	if (s->live)	/* mounted: through the kernel */
+		return ldf_request(s, argc, argv);
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
 		return CMD_FAIL;
 

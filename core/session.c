@@ -4,6 +4,7 @@
 #include "e2l_err.h"
 #include "fs_probe.h"
 #include "live.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 #include "undo_guard.h"
@@ -342,6 +343,8 @@ errcode_t session_close(struct session *s)
 			err = e;
 		}
 	}
+	ldf_plan_free(s->live_plan);
+	s->live_plan = NULL;
 	live_free(s->live);
 	s->live = NULL;
 	free(s->device);
