@@ -196,6 +196,8 @@ static void progress(struct run_state *rs, struct ldf_file *f, int *last)
 	out_printf(rs->s->out, "  moving %s: %llu/%llu blocks (%d%%)\n",
 		   f->path, (unsigned long long)f->moved,
 		   (unsigned long long)f->total, pct);
+	fflush(stdout);	/* a progress line is worth nothing later (the
+			   stdio sink's stdout may be a file or a pipe) */
 }
 
 /* Moves the file's data runs in chunks; 0, or an errno (why in result). */
