@@ -51,6 +51,8 @@ struct ldf_file {
 	char why[256];
 	/* apply */
 	__u64 moved, total;		/* blocks */
+	__u64 busy;			/* blocks left in place: the kernel
+					   kept answering EBUSY (written) */
 	bool done, verified;
 	char result[256];
 };

@@ -29,6 +29,9 @@ struct ldf_move_extent {
 };
 #define LDF_IOC_MOVE_EXT _IOWR('f', 15, struct ldf_move_extent)
 
+/* EBUSY answers (pages being written) before a chunk is left in place. */
+#define BUSY_TRIES 20
+
 /* Set by the signal handler: the signal that asks the run to stop. */
 static volatile sig_atomic_t ldf_stop;
 
@@ -133,35 +136,35 @@ static int same_stat(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* now maps [logical, logical+len) bytes to [physical, ...) contiguously. */
-static int maps(const struct live_extent *now, size_t n, __u64 logical,
-		__u64 physical, __u64 len)
+/* Bytes of [logical, logical+len) that now maps to [physical, ...). */
+static __u64 matched(const struct live_extent *now, size_t n, __u64 logical,
+		     __u64 physical, __u64 len)
 {
-	__u64 end = logical + len, at = logical;
+	__u64 end = logical + len, sum = 0;
 	size_t i;
 
-	for (i = 0; i < n && at < end; i++) {
+	for (i = 0; i < n; i++) {
 		__u64 a = now[i].logical, b = a + now[i].length;
 
-		if (b <= at || a >= end)
-			continue;
-		if (a > at)
-			return 0;	/* a hole where the donor had blocks */
-		if (now[i].physical + (at - a) != physical + (at - logical))
-			return 0;
-		at = b < end ? b : end;
+		a = a > logical ? a : logical;
+		b = b < end ? b : end;
+		if (a < b && now[i].physical + (a - now[i].logical) ==
+			     physical + (a - logical))
+			sum += b - a;
 	}
-	return at >= end;
+	return sum;
 }
 
-/* Checks that every moved range now maps to the donor's blocks; the first
- * block where it does not goes to *bad. */
-static int check_map(const struct ldf_file *f, const struct live_extent *now,
-		     size_t n, const struct moved *m, unsigned bs,
-		     __u64 *bad)
+/* Blocks of the moved ranges that do not map to the donor's blocks now;
+ * the first of them in *bad. */
+static __u64 check_map(const struct ldf_file *f, const struct live_extent *now,
+		       size_t n, const struct moved *m, unsigned bs,
+		       __u64 *bad)
 {
+	__u64 off = 0;
 	size_t i, j;
 
+	*bad = ~0ULL;
 	for (i = 0; i < f->nafter; i++) {
 		const struct live_extent *d = &f->after[i];
 
@@ -170,17 +173,20 @@ static int check_map(const struct ldf_file *f, const struct live_extent *now,
 			__u64 a = d->logical > lo ? d->logical : lo;
 			__u64 b = d->logical + d->length < hi ?
 				  d->logical + d->length : hi;
+			__u64 got;
 
 			if (a >= b)
 				continue;
-			if (!maps(now, n, a, d->physical + (a - d->logical),
-				  b - a)) {
-				*bad = a / bs;
-				return 0;
+			got = matched(now, n, a, d->physical + (a - d->logical),
+				      b - a);
+			if (got < b - a) {
+				off += (b - a - got + bs - 1) / bs;
+				if (a / bs < *bad)
+					*bad = a / bs;
 			}
 		}
 	}
-	return 1;
+	return off;
 }
 
 static void progress(struct run_state *rs, struct ldf_file *f, int *last)
@@ -206,6 +212,7 @@ static errcode_t move_runs(struct run_state *rs, struct ldf_file *f, int fd,
 			   struct moved *m)
 {
 	unsigned bs = rs->p->blocksize;
+	static const struct timespec busy_wait = {0, 10 * 1000 * 1000};
 	size_t i = 0, j;
 	int last = -10, tries;
 
@@ -229,14 +236,25 @@ static errcode_t move_runs(struct run_state *rs, struct ldf_file *f, int fd,
 			me.orig_start = me.donor_start = cur;
 			me.len = end - cur < rs->p->chunk ? end - cur :
 				 rs->p->chunk;
-			for (tries = 0; tries < 5; tries++) {
+			for (tries = 0; tries < BUSY_TRIES; tries++) {
 				if (!ioctl(fd, LDF_IOC_MOVE_EXT, &me) ||
 				    (errno != EBUSY && errno != EAGAIN &&
 				     errno != EINTR))
 					break;
+				/* pages being written: let them reach the
+				 * disk, then ask again */
 				me.moved_len = 0;
+				fdatasync(fd);
+				nanosleep(&busy_wait, NULL);
 			}
-			if (tries == 5 || (me.moved_len == 0 && errno)) {
+			if (tries == BUSY_TRIES) {
+				/* written all the time: those blocks stay */
+				f->busy += me.len;
+				cur += me.len;
+				errno = 0;
+				continue;
+			}
+			if (me.moved_len == 0 && errno) {
 				errcode_t err = errno;
 
 				snprintf(f->result, sizeof(f->result),
@@ -272,9 +290,9 @@ static int move_file(struct run_state *rs, struct ldf_file *f)
 	char hex[65];
 	struct stat st0, st1, st2;
 	struct moved m = {0};
-	int fd, hashed = 0, rc = 1;
+	int fd, hashed = 0, written, rc = 1;
 	errcode_t err;
-	__u64 bad;
+	__u64 bad, off;
 
 	fd = open(f->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st0)) {
@@ -318,16 +336,22 @@ static int move_file(struct run_state *rs, struct ldf_file *f)
 			 "the move");
 		goto out;
 	}
-	if (!check_map(f, now, nnow, &m, rs->p->blocksize, &bad)) {
-		snprintf(f->result, sizeof(f->result), "after the move, "
-			 "logical block %llu is not where the donor's block "
-			 "was (FIEMAP)", (unsigned long long)bad);
+	if (fstat(fd, &st2))
+		st2 = st0;
+	written = !hashed || !same_stat(&st0, &st2);
+	off = check_map(f, now, nnow, &m, rs->p->blocksize, &bad);
+	if (off && !written) {
+		snprintf(f->result, sizeof(f->result), "after the move, %llu "
+			 "block%s (from logical block %llu) are not where the "
+			 "donor's blocks were (FIEMAP), and nobody wrote the "
+			 "file", (unsigned long long)off, off == 1 ? "" : "s",
+			 (unsigned long long)bad);
 		goto out;
 	}
 	if (err)
 		goto out;
 	f->verified = true;
-	if (!fstat(fd, &st2) && hashed && same_stat(&st0, &st2)) {
+	if (!written) {
 		if (hash_fd(fd, st0.st_size, h1) || memcmp(h0, h1, 32)) {
 			snprintf(f->result, sizeof(f->result), "its content "
 				 "changed across the move (SHA-256), and "
@@ -346,7 +370,24 @@ static int move_file(struct run_state *rs, struct ldf_file *f)
 			 "so the content was not compared", nnow,
 			 nnow == 1 ? "" : "s");
 	}
-	f->done = !ldf_stop || f->moved >= f->total;
+	if (off) {
+		size_t l = strlen(f->result);
+
+		snprintf(f->result + l, sizeof(f->result) - l, "; %llu "
+			 "block%s the writer was at (from logical block %llu) "
+			 "went where the kernel put them, not the donor's",
+			 (unsigned long long)off, off == 1 ? "" : "s",
+			 (unsigned long long)bad);
+	}
+	if (f->busy) {
+		size_t l = strlen(f->result);
+
+		snprintf(f->result + l, sizeof(f->result) - l, "; %llu "
+			 "block%s being written all the time stayed where they "
+			 "were", (unsigned long long)f->busy,
+			 f->busy == 1 ? "" : "s");
+	}
+	f->done = !ldf_stop || f->moved + f->busy >= f->total;
 	rc = 0;
 out:
 	free(cur);
