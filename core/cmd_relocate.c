@@ -209,9 +209,13 @@ static int do_defrag(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_defrag = {
 	.name = "defrag",
-	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]",
-	.summary = "Plan moving a file's blocks into one contiguous run",
-	.options = "--goal --group --middle --start",
+	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]; live: "
+		    "defrag PATH...|--worst N [--near PATH|--group G] "
+		    "[--apply]",
+	.summary = "Plan moving a file's blocks into one contiguous run "
+		   "(live: through the kernel)",
+	.options = "--goal --group --middle --start --near --worst --chunk "
+		   "--rate --apply",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,

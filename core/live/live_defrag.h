@@ -134,6 +134,10 @@ errcode_t ldf_find_ino(struct session *s, ino_t ino, char *out, size_t len);
 /* The group of inode number ino of the session's filesystem. */
 dgrp_t ldf_ino_group(struct session *s, ino_t ino);
 
+/* `frag --donors`: the worst top files' donors, shown and given back.
+ * 0, or nonzero after printing why. */
+int ldf_preview(struct session *s, size_t top);
+
 /* `apply` on a live session with a live plan: applies and drops it. */
 int ldf_apply_current(struct session *s);
 

@@ -3,7 +3,8 @@
 # counts the file's extents as filefrag does and moves nothing; --apply
 # leaves each file in the extent count the plan's donor had, with its
 # SHA-256 (as sha256sum says) unchanged; --worst N picks the most fragmented
-# files; a file in one run is left alone; a donor no better than the file
+# files; frag --donors previews and gives the donors back; a file in one
+# run is left alone; a donor no better than the file
 # (free space cut into small holes) is dropped and said; under strace the
 # device is never opened for writing nor written; e2fsck -fn is clean after.
 . "$(dirname "$0")/ldf_lib.sh"
@@ -27,6 +28,16 @@ grep -q "^  before: .*X" "$T/plan" && grep -q "^  after: .*X" "$T/plan" ||
 	fail "no before/after map: $(cat "$T/plan")"
 grep -q "Nothing is moved yet" "$T/plan" || fail "the plan does not say nothing moved"
 [ "$(nextents "$mnt/d/a")" = "$na" ] || fail "the plan alone moved a"
+
+# frag --donors: the worst files' donors counted and given back.
+sync; free0=$(stat -f -c %f "$mnt")
+$E2LAYOUT -R "frag --donors --top 3" "$mnt" > "$T/donors" 2>"$T/err" ||
+	fail "frag --donors: $(cat "$T/err")"
+grep -q "^ *$na  *$na  *[0-9]*  $mnt/d/a$" "$T/donors" ||
+	fail "frag --donors has no row for d/a ($na extents): $(cat "$T/donors")"
+sync
+[ "$(stat -f -c %f "$mnt")" = "$free0" ] || fail "frag --donors kept blocks"
+[ "$(nextents "$mnt/d/a")" = "$na" ] || fail "frag --donors moved a"
 
 # --apply: each file has the donor's count, fewer than before, same data.
 $E2LAYOUT -R "defrag d/a d/b --apply" "$mnt" > "$T/apply" 2>"$T/err" ||
