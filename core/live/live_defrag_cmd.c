@@ -126,11 +126,12 @@ static int parse(struct session *s, int argc, char **argv,
 	return 0;
 }
 
-/* Every path argument (after the options are taken). */
+/* Every path argument (after the options are taken): -1 when the plan
+ * cannot go on, else how many arguments named no file (said already). */
 static int add_paths(struct session *s, struct ldf_plan *p, int argc,
 		     char **argv)
 {
-	int i, r;
+	int i, r, bad = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -142,10 +143,11 @@ static int add_paths(struct session *s, struct ldf_plan *p, int argc,
 			continue;
 		}
 		r = add_arg(s, p, a);
-		if (r)
-			return r;
+		if (r < 0)
+			return -1;
+		bad += r;
 	}
-	return 0;
+	return bad;
 }
 
 /* The refused files, as errors: the request fails when any is. */
@@ -166,7 +168,7 @@ int ldf_request(struct session *s, int argc, char **argv)
 {
 	struct ldf_plan *p = calloc(1, sizeof(*p));
 	unsigned long long worst = 0;
-	int apply = 0, first = 0, rc = CMD_FAIL;
+	int apply = 0, first = 0, bad, rc = CMD_FAIL;
 	char **paths = NULL;
 	size_t npaths = 0, i, refused;
 	errcode_t err;
@@ -185,10 +187,11 @@ int ldf_request(struct session *s, int argc, char **argv)
 				  "most fragmented files of %s", s->live->mnt);
 			goto out;
 		}
-		if (!npaths && !first && !sink_is_json(s->out)) {
-			out_printf(s->out, "No file on %s has more extents "
-				   "than its size needs: nothing to do\n",
-				   s->live->mnt);
+		if (!npaths && !first) {
+			if (!sink_is_json(s->out))
+				out_printf(s->out, "No file on %s has more "
+					   "extents than its size needs: "
+					   "nothing to do\n", s->live->mnt);
 			rc = CMD_OK;
 			goto out;
 		}
@@ -196,12 +199,15 @@ int ldf_request(struct session *s, int argc, char **argv)
 			if (ldf_plan_add(s, p, paths[i]))
 				goto out;
 	}
-	if (add_paths(s, p, argc, argv) < 0)
+	bad = add_paths(s, p, argc, argv);
+	if (bad < 0)
 		goto out;
-	if (!p->n)
-		goto out;	/* an argument was refused, and said so */
+	if (!p->n) {	/* nothing to show: an argument was refused */
+		rc = bad ? CMD_FAIL : CMD_OK;
+		goto out;
+	}
 	ldf_show(s, p);
-	refused = report_refused(s, p);
+	refused = report_refused(s, p) + (size_t)bad;
 	if (!ldf_movable(p)) {
 		if (!sink_is_json(s->out))
 			out_printf(s->out, "Nothing to move.\n");

@@ -214,7 +214,7 @@ static void show_file(struct session *s, const struct ldf_plan *p,
 			json_str(s->out, "why", f->why);
 		if (f->result[0])
 			json_str(s->out, "result", f->result);
-		if (f->nbefore || f->nafter)
+		if (f->nbefore && f->nafter)
 			show_map(s, f, bs);
 		json_obj_end(s->out);
 		return;
