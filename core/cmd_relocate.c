@@ -216,7 +216,8 @@ const struct cmd_entry cmd_defrag = {
 		   "(live: through the kernel)",
 	.options = "--goal --group --middle --start --near --worst --chunk "
 		   "--rate --apply",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON |
+		 CMD_LIVE_KERNEL,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,
 };
