@@ -4,7 +4,8 @@
 # leaves each file in the extent count the plan's donor had, with its
 # SHA-256 (as sha256sum says) unchanged; --worst N picks the most fragmented
 # files; frag --donors previews and gives the donors back; a file in one
-# run is left alone; a donor no better than the file
+# run is left alone; in one session plan drop gives the donor back and a
+# later apply moves the plan; a donor no better than the file
 # (free space cut into small holes) is dropped and said; under strace the
 # device is never opened for writing nor written; e2fsck -fn is clean after.
 . "$(dirname "$0")/ldf_lib.sh"
@@ -59,6 +60,25 @@ $E2LAYOUT -R "defrag --worst 1" "$mnt" > "$T/worst" 2>"$T/err" ||
 [ "$(grep -c '^Live plan: defrag' "$T/worst")" = 1 ] &&
 	grep -q "^Live plan: defrag $mnt/d/c " "$T/worst" ||
 	fail "--worst 1 did not pick d/c: $(cat "$T/worst")"
+
+# In one session: the plan, plan drop (the donor's blocks back), the plan
+# again, then apply.
+ne=$(nextents "$mnt/d/e")
+sync; free0=$(stat -f -c %f "$mnt")
+$E2LAYOUT -f - "$mnt" > "$T/sess" 2>&1 <<REQ || fail "session: $(cat "$T/sess")"
+defrag d/e
+plan drop
+live status
+defrag d/e
+plan show
+apply
+REQ
+grep -q "^Free blocks, statfs: *$free0$" "$T/sess" ||
+	fail "plan drop kept the donor's blocks (free before: $free0): $(cat "$T/sess")"
+[ "$(grep -c "^Live plan: defrag $mnt/d/e " "$T/sess")" = 3 ] ||
+	fail "plan show did not show the live plan: $(cat "$T/sess")"
+grep -q "^Moved $mnt/d/e: " "$T/sess" || fail "apply did not move d/e: $(cat "$T/sess")"
+[ "$(nextents "$mnt/d/e")" -lt "$ne" ] || fail "d/e not defragmented by apply"
 
 # One run already: left alone, exit 0.
 $E2LAYOUT -R "defrag one --apply" "$mnt" > "$T/one" 2>&1 ||
