@@ -96,10 +96,22 @@ static int worst_cb(void *arg, const char *path, const struct stat *st)
 	if (runs < 2 || excess <= 0)
 		return 0;
 	if (c->n == c->max) {	/* full: replace the least bad */
-		qsort(c->w, c->n, sizeof(*c->w), worst_cmp);
-		if (excess <= c->w[c->n - 1].excess)
+		size_t i, least = 0;
+
+		for (i = 1; i < c->n; i++)
+			if (c->w[i].excess < c->w[least].excess)
+				least = i;
+		if (excess <= c->w[least].excess)
 			return 0;
-		free(c->w[--c->n].path);
+		dup = strdup(path);
+		if (!dup) {
+			c->oom = 1;
+			return 1;
+		}
+		free(c->w[least].path);
+		c->w[least].path = dup;
+		c->w[least].excess = excess;
+		return 0;
 	}
 	dup = strdup(path);
 	if (!dup) {
