@@ -49,10 +49,13 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
 
 BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
-CORE_SRC   := $(sort $(shell find core -name '*.c'))
+SHELL_SRC  := debugfs-compat/dfs_main.c debugfs-compat/repl.c \
+	      debugfs-compat/shell_file.c
+CORE_SRC   := $(sort $(shell find core labs -name '*.c') help/man.c \
+	      $(filter-out $(SHELL_SRC),$(wildcard debugfs-compat/*.c)))
 CMD_SRC    := $(CORE_SRC)
 HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
-FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
+FRONT_SRC  := main.c $(SHELL_SRC) $(sort $(wildcard tui/*.c))
 CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cmd_table.o \
 	      $(BUILD)/gen/help_data.o
 FRONT_OBJ  := $(FRONT_SRC:%.c=$(BUILD)/%.o)

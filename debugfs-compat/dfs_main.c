@@ -2,8 +2,8 @@
  * with --debugfs): debugfs 1.47.0's options, banner, open and exit
  * statuses, on e2layout's sessions and requests.  See help/topics/debugfs. */
 #include "shell.h"
-#include "../core/cmd.h"
-#include "../core/dfs_open.h"
+#include "cmd.h"
+#include "dfs_open.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -2,10 +2,10 @@
  * runs in ~/.e2layout_history, and Tab completion of request names, their
  * options, topics and paths inside the filesystem. */
 #include "shell.h"
-#include "../core/cmd.h"
-#include "../core/dfs_requests.h"
-#include "../core/help.h"
-#include "../core/undo_guard.h"
+#include "cmd.h"
+#include "dfs_requests.h"
+#include "help.h"
+#include "undo_guard.h"
 
 #include <limits.h>
 #include <unistd.h>

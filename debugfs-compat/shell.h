@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "../core/session.h"
+#include "session.h"
 
 /* The prompt: the extent sub-mode's, else "debugfs:  " (two spaces, as
  * debugfs's) in the debugfs personality and "e2layout: " in e2layout's. */

@@ -3,7 +3,7 @@
  * that existing scripts read the same and an endless line costs no more
  * memory than a short one. */
 #include "shell.h"
-#include "../core/cmd.h"
+#include "cmd.h"
 
 #include <string.h>
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/live.h"
-#include "../core/trace.h"
+#include "live.h"
+#include "trace.h"
 
 #define ALLOC_POLL_SECONDS	0.2
 #define ALLOC_RECENT_SECONDS	3.0

@@ -2,7 +2,7 @@
 #ifndef E2L_TUI_H
 #define E2L_TUI_H
 
-#include "../core/session.h"
+#include "session.h"
 
 /*
  * Runs the full-screen inspector on an open session until the user quits.
