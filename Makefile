@@ -49,8 +49,7 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
 
 BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
-SHELL_SRC  := debugfs-compat/dfs_main.c debugfs-compat/repl.c \
-	      debugfs-compat/shell_file.c
+SHELL_SRC  := $(sort $(wildcard debugfs-compat/shell/*.c))
 CORE_SRC   := $(sort $(shell find core labs -name '*.c') help/man.c \
 	      $(filter-out $(SHELL_SRC),$(wildcard debugfs-compat/*.c)))
 CMD_SRC    := $(CORE_SRC)
