@@ -6,7 +6,6 @@
  * (insert_node, set_bmap...) are in cmd_extent_wr.c. */
 #include "cmd.h"
 #include "dfs_util.h"
-#include "dfs_requests.h"
 #include "extent_mode.h"
 
 #include <stdlib.h>
@@ -445,54 +444,3 @@ const struct cmd_entry cmd_goto_block = {
 	.run = do_goto_block,
 };
 
-/* The sub-mode's request table as debugfs's lr lists it (after the main
- * table, before help/lr/quit), write requests included. */
-const struct dfs_request dfs_extent_requests[] = {
-	{"current_node, current",
-	 "Current extent node"},
-	{"root_node, root",
-	 "Goto root extent"},
-	{"last_leaf",
-	 "Goto last leaf"},
-	{"first_sibling, first_sib",
-	 "Goto first sibling"},
-	{"last_sibling, last_sib",
-	 "Goto last sibling"},
-	{"next_sibling, next_sib, ns",
-	 "Goto next sibling"},
-	{"prev_sibling, prev_sib, ps",
-	 "Goto previous sibling"},
-	{"next_leaf, nl",
-	 "Goto next leaf"},
-	{"prev_leaf, pl",
-	 "Goto previous leaf"},
-	{"next, n",
-	 "Goto next node"},
-	{"previous, prev, p",
-	 "Goto previous node"},
-	{"up_node, up, u",
-	 "Up node"},
-	{"down_node, down, d",
-	 "Down node"},
-	{"delete_node, delete",
-	 "Delete node"},
-	{"insert_node, insert",
-	 "Insert node"},
-	{"split_node, split",
-	 "Split node"},
-	{"fix_parents, fixp",
-	 "Fix parents"},
-	{"set_bmap",
-	 "Set block mapping"},
-	{"replace_node, replace",
-	 "Insert node"},
-	{"print_all, all",
-	 "Iterate over all nodes and print them"},
-	{"goto_block, goto",
-	 "Goto extent containing specified block"},
-	{"info",
-	 "Print extent info"},
-	{"extent_close, ec",
-	 "Close extent handle"},
-	{NULL, NULL},
-};
