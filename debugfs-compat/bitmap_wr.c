@@ -1,4 +1,4 @@
-/* cmd_bitmap_wr.c - debugfs's bitmap writes: setb/freeb mark blocks and
+/* bitmap_wr.c - debugfs's bitmap writes: setb/freeb mark blocks and
  * seti/freei mark inodes in the allocation bitmaps (the bitmaps only: group
  * and superblock counts stay as they are, as in debugfs). */
 #include "cmd.h"

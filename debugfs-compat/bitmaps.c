@@ -1,4 +1,4 @@
-/* cmd_bitmaps.c - debugfs's allocation-bitmap queries: testi, testb,
+/* bitmaps.c - debugfs's allocation-bitmap queries: testi, testb,
  * find_free_inode/ffi and find_free_block/ffb. */
 #include "cmd.h"
 #include "dfs_util.h"

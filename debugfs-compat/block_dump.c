@@ -1,4 +1,4 @@
-/* cmd_dump_hex.c - debugfs's block_dump (bd) and inode_dump (id): a block
+/* block_dump.c - debugfs's block_dump (bd) and inode_dump (id): a block
  * or an inode as octal-offset hex lines, or decoded as an xattr area. */
 #include "cmd.h"
 #include "dfs_util.h"

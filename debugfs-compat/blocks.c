@@ -1,4 +1,4 @@
-/* cmd_blocks.c - debugfs's blocks (every block of a file), bmap (logical to
+/* blocks.c - debugfs's blocks (every block of a file), bmap (logical to
  * physical, optionally allocating or setting under -w) and imap (where an
  * inode lives in its group's inode table). */
 #include "cmd.h"

@@ -1,4 +1,4 @@
-/* cmd_jwrite.c - debugfs's journal requests: journal_open (jo),
+/* do_journal.c - debugfs's journal requests: journal_open (jo),
  * journal_write (jw), journal_close (jc) and journal_run (jr), on the jbd2
  * transaction writer (jtrans.c), with debugfs 1.47.0's messages and layout. */
 #include "cmd.h"

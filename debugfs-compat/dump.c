@@ -1,4 +1,4 @@
-/* cmd_dump.c - debugfs's host-side requests: dump_inode/dump copies a
+/* dump.c - debugfs's host-side requests: dump_inode/dump copies a
  * file's contents out to a host file, cat to the output, lcd changes the
  * host working directory. */
 #include "cmd.h"

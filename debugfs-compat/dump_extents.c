@@ -1,4 +1,4 @@
-/* cmd_extents.c - debugfs's dump_extents/extents/ex: the extent tree of a
+/* dump_extents.c - debugfs's dump_extents/extents/ex: the extent tree of a
  * file as a table of levels, entries, logical and physical ranges. */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,9 +1,9 @@
-/* cmd_extent_mode.c - debugfs's extent sub-mode: extent_open (eo) opens a
+/* extent_inode.c - debugfs's extent sub-mode: extent_open (eo) opens a
  * libext2fs extent handle on an inode, kept in the session; then the
  * navigation requests move it (root, next, up, down, goto...) and print
  * the extent under it; extent_close (ec) ends the mode.  Outside the mode
  * those requests do not exist, as in debugfs.  The mode's tree edits
- * (insert_node, set_bmap...) are in cmd_extent_wr.c. */
+ * (insert_node, set_bmap...) are in extent_inode_wr.c. */
 #include "cmd.h"
 #include "dfs_util.h"
 #include "extent_mode.h"

@@ -1,4 +1,4 @@
-/* cmd_extent_wr.c - the extent sub-mode's tree edits (debugfs -w, after
+/* extent_inode_wr.c - the extent sub-mode's tree edits (debugfs -w, after
  * extent_open): insert_node, replace_node, delete_node, split_node,
  * fix_parents and set_bmap, each one call of libext2fs's ext2fs_extent_*
  * on the session's open handle, with debugfs's argument handling. */

@@ -1,5 +1,5 @@
 /* extent_mode.h - what the extent sub-mode's files share (the navigation
- * requests in cmd_extent_mode.c, the tree edits in cmd_extent_wr.c). */
+ * requests in extent_inode.c, the tree edits in extent_inode_wr.c). */
 #ifndef E2L_EXTENT_MODE_H
 #define E2L_EXTENT_MODE_H
 

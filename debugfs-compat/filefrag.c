@@ -1,4 +1,4 @@
-/* cmd_filefrag.c - debugfs's filefrag: the runs of physically contiguous
+/* filefrag.c - debugfs's filefrag: the runs of physically contiguous
  * blocks of a file, or of every file in a directory (-r: recursively). */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_freefrag.c - `freefrag`/`e2freefrag [-c chunk_kb]`: debugfs's report
+/* freefrag.c - `freefrag`/`e2freefrag [-c chunk_kb]`: debugfs's report
  * of free-space fragmentation, byte for byte, computed from the block
  * bitmap with range searches instead of a test per block. */
 #include "cmd.h"

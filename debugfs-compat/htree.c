@@ -1,4 +1,4 @@
-/* cmd_htree.c - debugfs's htree_dump (the hash index of a directory, node
+/* htree.c - debugfs's htree_dump (the hash index of a directory, node
  * by node, with every leaf entry's hash), dx_hash (a name's hash) and
  * dirsearch (a linear search of a directory's blocks for a name). */
 #include "cmd.h"

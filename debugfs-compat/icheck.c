@@ -1,4 +1,4 @@
-/* cmd_check.c - icheck (block -> owning inode) and ncheck (inode -> names),
+/* icheck.c - icheck (block -> owning inode) and ncheck (inode -> names),
  * as debugfs 1.47.0 prints them.  Each does ONE pass for all its arguments:
  * icheck one inode scan, ncheck one walk over every directory. */
 #include "cmd.h"

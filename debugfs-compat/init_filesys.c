@@ -1,4 +1,4 @@
-/* cmd_init_fs.c - debugfs's init_filesys: a new filesystem of BLOCKS blocks
+/* init_filesys.c - debugfs's init_filesys: a new filesystem of BLOCKS blocks
  * made in memory by libext2fs's ext2fs_initialize on DEVICE (no tables, no
  * root directory, as in debugfs) and opened read-write; its superblock and
  * descriptors are written to DEVICE when it is closed. */

@@ -1,4 +1,4 @@
-/* cmd_inode_wr.c - debugfs's low-level inode and superblock writes: clri,
+/* inode_wr.c - debugfs's low-level inode and superblock writes: clri,
  * copy_inode, kill_file and dirty_filesys/dirty. */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_link.c - debugfs's namespace requests that write: link, unlink, rm,
+/* link.c - debugfs's namespace requests that write: link, unlink, rm,
  * symlink, mknod and undelete, as debugfs 1.47.0 does them. */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_logdump.c - debugfs's logdump: walks the jbd2 journal (internal,
+/* logdump.c - debugfs's logdump: walks the jbd2 journal (internal,
  * from the superblock's backup copy of its block map, or an external
  * file) from its start, decoding the big-endian descriptor, commit and
  * revoke blocks itself (libext2fs installs no journal decoder). */

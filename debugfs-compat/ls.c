@@ -1,4 +1,4 @@
-/* cmd_ls.c - list_directory/ls: a directory's entries, byte for byte as
+/* ls.c - list_directory/ls: a directory's entries, byte for byte as
  * debugfs 1.47.0 prints them (short, -l long, -p parseable, -d deleted,
  * -c block checksums, -r raw names), plus a structured --json result. */
 #include "cmd.h"

@@ -1,4 +1,4 @@
-/* cmd_lsdel.c - debugfs's list_deleted_inodes (lsdel): one inode scan for
+/* lsdel.c - debugfs's list_deleted_inodes (lsdel): one inode scan for
  * inodes with a deletion time whose blocks are still partly free, oldest
  * deletion first; with [secs], only those deleted within secs of now. */
 #include "cmd.h"

@@ -1,4 +1,4 @@
-/* cmd_mkdir.c - debugfs's directory requests that write: mkdir, rmdir and
+/* mkdir.c - debugfs's directory requests that write: mkdir, rmdir and
  * expand_dir, with debugfs 1.47.0's messages and side effects. */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_mmp.c - debugfs's dump_mmp: the multi-mount protection block (its
+/* mmp.c - debugfs's dump_mmp: the multi-mount protection block (its
  * sequence, last update, node and device), read by libext2fs. */
 #include "cmd.h"
 #include "dfs_util.h"

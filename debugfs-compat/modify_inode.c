@@ -1,4 +1,4 @@
-/* cmd_modify_inode.c - debugfs's modify_inode (mi): prompts for each field of
+/* modify_inode.c - debugfs's modify_inode (mi): prompts for each field of
  * an inode with its current value and reads the replacement, one line per
  * field, from the sink's input (the standard input, which is also where
  * `-f -` reads the script: the answers are then the script's next lines). */

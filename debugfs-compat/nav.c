@@ -1,4 +1,4 @@
-/* cmd_nav.c - moving around inside the filesystem: cd, pwd and chroot, as
+/* nav.c - moving around inside the filesystem: cd, pwd and chroot, as
  * debugfs 1.47.0 does them.  The working and root directories live in the
  * session (s->cwd, s->root); paths resolve relative to them. */
 #include "cmd.h"

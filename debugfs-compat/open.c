@@ -1,4 +1,4 @@
-/* cmd_open.c - debugfs's session requests: open_filesys and close_filesys
+/* open.c - debugfs's session requests: open_filesys and close_filesys
  * inside a session, set_current_time, supported_features and dump_unused
  * (the free blocks that still hold data). */
 #include "cmd.h"

@@ -1,4 +1,4 @@
-/* cmd_alloc.c - debugfs's fallocate and punch/truncate: allocate or free a
+/* punch.c - debugfs's fallocate and punch/truncate: allocate or free a
  * range of an inode's logical blocks through libext2fs. */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_quota.c - debugfs's list_quota (lq) and get_quota (gq): the quota
+/* quota.c - debugfs's list_quota (lq) and get_quota (gq): the quota
  * files (v2 format: a four-level radix tree of 1 KiB blocks over 72-byte
  * records) read through libext2fs file I/O and decoded here, since the
  * installed headers export no quota library. */

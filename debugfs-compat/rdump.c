@@ -1,4 +1,4 @@
-/* cmd_rdump.c - debugfs's rdump: copies directory trees out to the host,
+/* rdump.c - debugfs's rdump: copies directory trees out to the host,
  * but refuses entry names that would land outside the target directory
  * (debugfs 1.47.0 does not, e2fsprogs issue 272). */
 #include "cmd.h"

@@ -1,5 +1,5 @@
-/* rdump.h - what dump, cat and rdump share (core/cmd_dump.c), and the check
- * that keeps rdump from writing outside its target directory. */
+/* rdump.h - what dump, cat and rdump share (debugfs-compat/dump.c), and the
+ * check that keeps rdump from writing outside its target directory. */
 #ifndef E2L_RDUMP_H
 #define E2L_RDUMP_H
 

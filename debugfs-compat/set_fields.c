@@ -1,4 +1,4 @@
-/* cmd_set_fields.c - debugfs's set_super_value/ssv, set_inode_field/sif,
+/* set_fields.c - debugfs's set_super_value/ssv, set_inode_field/sif,
  * set_block_group/set_bg and set_mmp_value/smmp: parse a value for one field
  * of the tables in set_fields_tables.c (parsed by set_fields_parse.c) and
  * store it, with debugfs's words. */

@@ -1,6 +1,6 @@
 /* set_fields.h - the field tables behind set_super_value, set_inode_field,
- * set_block_group and set_mmp_value (core/set_fields_tables.c), as data:
- * name, byte offsets of the low and (optional) high parts, size, kind. */
+ * set_block_group and set_mmp_value (debugfs-compat/set_fields_tables.c),
+ * as data: name, byte offsets of the low and (optional) high parts, size, kind. */
 #ifndef E2L_SET_FIELDS_H
 #define E2L_SET_FIELDS_H
 

@@ -1,4 +1,4 @@
-/* cmd_stat.c - debugfs's show_inode_info/stat: every section debugfs 1.47.0
+/* stat.c - debugfs's show_inode_info/stat: every section debugfs 1.47.0
  * prints for an inode, and the same facts as a JSON result. */
 #include "cmd.h"
 #include "dfs_util.h"

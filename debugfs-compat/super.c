@@ -1,4 +1,4 @@
-/* cmd_super.c - debugfs's show_super_stats/stats (libe2p's listing, then one
+/* super.c - debugfs's show_super_stats/stats (libe2p's listing, then one
  * block per group) and feature/features (list, or edit under -w). */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* cmd_write.c - debugfs's `write NATIVE NEW`: copies a host file into the
+/* write.c - debugfs's `write NATIVE NEW`: copies a host file into the
  * filesystem as a new regular file, holes kept sparse, as debugfs 1.47.0. */
 #include "cmd.h"
 #include "dfs_util.h"

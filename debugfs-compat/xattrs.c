@@ -1,4 +1,4 @@
-/* cmd_xattr_ro.c - debugfs's ea_list and ea_get: a file's extended
+/* xattrs.c - debugfs's ea_list and ea_get: a file's extended
  * attributes through libext2fs's xattr handle, printed as debugfs prints
  * them (quoted C strings when printable enough, else hex bytes). */
 #include "cmd.h"

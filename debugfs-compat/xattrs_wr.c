@@ -1,4 +1,4 @@
-/* cmd_xattr_wr.c - debugfs's ea_set and ea_rm: set or remove extended
+/* xattrs_wr.c - debugfs's ea_set and ea_rm: set or remove extended
  * attributes of an inode through libext2fs's xattr handle. */
 #include "cmd.h"
 #include "dfs_util.h"

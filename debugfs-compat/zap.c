@@ -1,4 +1,4 @@
-/* cmd_zap.c - debugfs's zap_block/zap: fill part of a block with a byte
+/* zap.c - debugfs's zap_block/zap: fill part of a block with a byte
  * pattern, or flip one bit in it (a block of a file with -f). */
 #include "cmd.h"
 #include "dfs_util.h"

@@ -1,4 +1,4 @@
-/* help_man.c - the e2layout(1) manual page, generated from the command table
+/* man.c - the e2layout(1) manual page, generated from the command table
  * and help/ so that it never drifts from what the program does. */
 #include "cmd.h"
 #include "help.h"

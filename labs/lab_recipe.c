@@ -1,6 +1,6 @@
 /* lab_recipe.c - builds a lab's scenario image from its recipe lines
  * (mkfs, noflex, seed, journal, dir, file) with the demo's image writer
- * (core/demo_int.h): libext2fs only, no root, no mount. */
+ * (labs/demo_int.h): libext2fs only, no root, no mount. */
 #include "lab.h"
 #include "demo_int.h"
 

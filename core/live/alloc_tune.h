@@ -1,5 +1,5 @@
-/* alloc_tune.h - `alloc tunables|set|revert` (core/alloc_tune.c), called by
- * the alloc request in cmd_alloc_live.c on a live session. */
+/* alloc_tune.h - `alloc tunables|set|revert` (core/live/alloc_tune.c),
+ * called by the alloc request (core/requests/alloc.c) on a live session. */
 #ifndef E2L_ALLOC_TUNE_H
 #define E2L_ALLOC_TUNE_H
 

@@ -113,7 +113,7 @@ unsigned long owner_bad_inodes(const struct session *s);
 enum owner_class owner_class_from_key(const char *key);
 
 /* For each want[k], a directory that holds it (0 when none is found), from
- * one walk of the tree (core/cmd_owner.c). */
+ * one walk of the tree (core/requests/owner.c). */
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
 

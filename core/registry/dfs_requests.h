@@ -11,7 +11,7 @@ struct dfs_request {
 /* NULL-terminated, in debugfs's order. */
 extern const struct dfs_request dfs_requests[];
 
-/* The extent sub-mode's table (core/cmd_extent_mode.c), which lr lists
+/* The extent sub-mode's table (debugfs-compat/extent_inode.c), which lr lists
  * before help/lr/quit while an extent handle is open. */
 extern const struct dfs_request dfs_extent_requests[];
 

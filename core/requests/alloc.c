@@ -1,4 +1,4 @@
-/* cmd_alloc_live.c - `alloc watch|tunables|set|revert` on a mounted ext4:
+/* alloc.c - `alloc watch|tunables|set|revert` on a mounted ext4:
  * records where the kernel's allocator puts blocks (tracepoints); the
  * tunables half lives in alloc_tune.c. */
 #include "cmd.h"

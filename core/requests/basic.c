@@ -1,4 +1,4 @@
-/* cmd_basic.c - the session's own requests: help, lr/list_requests, quit and
+/* basic.c - the session's own requests: help, lr/list_requests, quit and
  * params/show_debugfs_params. */
 #include "cmd.h"
 #include "dfs_requests.h"

@@ -1,4 +1,4 @@
-/* cmd_bench_live.c - `bench files|randwrite` on a mounted filesystem: a
+/* bench.c - `bench files|randwrite` on a mounted filesystem: a
  * built-in workload, timed, with its allocations recorded, printed as one
  * table row so runs before and after a change line up. */
 #include "cmd.h"

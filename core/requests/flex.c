@@ -1,4 +1,4 @@
-/* cmd_flex.c - the `flex [N]` request: the flex group size and, per flex
+/* flex.c - the `flex [N]` request: the flex group size and, per flex
  * group, the groups it serves, its metadata islands and free counts. */
 #include "cmd.h"
 #include "flex.h"

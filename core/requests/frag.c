@@ -1,4 +1,4 @@
-/* cmd_frag.c - `frag [--top N] [--per-group|--per-flex]`: the free-extent
+/* frag.c - `frag [--top N] [--per-group|--per-flex]`: the free-extent
  * histogram, the fs-wide file fragmentation score and the worst files. */
 #include "cmd.h"
 #include "frag.h"

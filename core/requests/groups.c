@@ -1,4 +1,4 @@
-/* cmd_groups.c - the `groups [FIRST[-LAST]]` request: one line (or one JSON
+/* groups.c - the `groups [FIRST[-LAST]]` request: one line (or one JSON
  * object) per block group, built from the groups model without I/O. */
 #include "cmd.h"
 #include "groups.h"

@@ -1,4 +1,4 @@
-/* cmd_journal.c - the `journal` request: where the journal lives (inode,
+/* journal.c - the `journal` request: where the journal lives (inode,
  * extents, gaps, mapping blocks) and what its superblock says. */
 #include "cmd.h"
 #include "journal.h"

@@ -1,4 +1,4 @@
-/* cmd_relocate.c - `journal_relocate`, `defrag` and `evacuate`: plans that
+/* journal_relocate.c - `journal_relocate`, `defrag` and `evacuate`: plans that
  * move inodes' blocks into contiguous free runs (evacuate: every inode out
  * of a block range), previewed and kept as the session's current plan for
  * `apply`. */

@@ -1,4 +1,4 @@
-/* cmd_live.c - `live status|groups|extents`: on a mounted filesystem, the
+/* live.c - `live status|groups|extents`: on a mounted filesystem, the
  * kernel's view (mballoc's table, GETFSMAP, statfs, FIEMAP) next to the
  * on-disk one (the group descriptors as the device holds them now). */
 #include "cmd.h"

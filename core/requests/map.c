@@ -1,4 +1,4 @@
-/* cmd_map.c - `map [--width N] [--rows N] [RANGE]`: a text picture of the
+/* map.c - `map [--width N] [--rows N] [RANGE]`: a text picture of the
  * layout, one letter per cell for the class that dominates it. */
 #include "cmd.h"
 #include "map.h"

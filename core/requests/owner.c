@@ -1,4 +1,4 @@
-/* cmd_owner.c - `owner BLOCK...`: what owns each block (class, group, and
+/* owner.c - `owner BLOCK...`: what owns each block (class, group, and
  * for file blocks the inode, its path and the logical block). */
 #include "cmd.h"
 #include "owner.h"

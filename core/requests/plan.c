@@ -1,4 +1,4 @@
-/* cmd_plan.c - the session's current plan: `plan show|save|load|drop` and
+/* plan.c - the session's current plan: `plan show|save|load|drop` and
  * `apply [FILE]`, which applies it with an undo file and verifies it. */
 #include "cmd.h"
 #include "plan.h"

@@ -1,4 +1,4 @@
-/* cmd_prealloc.c - `prealloc FILE SIZE`: plans unwritten extents for the
+/* prealloc.c - `prealloc FILE SIZE`: plans unwritten extents for the
  * holes of a file's first SIZE bytes in one contiguous run, creating the
  * file when it does not exist. */
 #include "args.h"

@@ -1,4 +1,4 @@
-/* cmd_repack.c - `repack_flex [N]` (alias repack-flex): packs flex group N's
+/* repack_flex.c - `repack_flex [N]` (alias repack-flex): packs flex group N's
  * bitmaps and inode tables into one island, as mke2fs -G lays them out. */
 #include "args.h"
 #include "cmd.h"

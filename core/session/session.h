@@ -24,10 +24,10 @@
  * commands walking all groups ask for the whole table in one read). */
 #define NEED_GROUP_DESC		0x0004
 
-struct owner_index;	/* core/owner.c */
-struct plan;		/* core/plan.h: the editor's current plan */
-struct live_info;	/* core/live.c */
-struct undo_guard;	/* core/undo_guard.h */
+struct owner_index;	/* core/model/owner.c */
+struct plan;		/* core/plan/plan.h: the editor's current plan */
+struct live_info;	/* core/live/live.c */
+struct undo_guard;	/* core/plan/undo_guard.h */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -48,7 +48,7 @@ struct session {
 	struct plan *plan;	/* current layout plan, or NULL */
 	bool plan_only;		/* `plan OP`: build and show, never apply */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
-				 * view is available (core/live.h) */
+				 * view is available (core/live/live.h) */
 	int failed;		/* any command failed (for the exit status) */
 	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
 	ext2_extent_handle_t extent;
@@ -135,7 +135,7 @@ errcode_t session_lock_busy(struct session *s, const char *device);
  * libext2fs rewrites the primary superblock and the descriptors from the
  * backup when it closes.  True (after printing why, with a pointer to
  * e2fsck -b) when flags ask for -w and superblock is set.  The command line
- * (main.c) and the open request (cmd_open.c) call it; a personality that
+ * (main.c) and the open request (open.c) call it; a personality that
  * must behave as debugfs does may skip the call.
  */
 bool session_refuse_rw_backup_sb(struct sink *out, const char *who,

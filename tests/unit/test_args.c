@@ -1,5 +1,5 @@
-/* test_args.c - the layout editor's argument checks (core/args.c) and the
- * undo-file path checks and worst case (core/undo_path.c), on the shared
+/* test_args.c - the layout editor's argument checks (core/session/args.c)
+ * and the undo-file path checks and worst case (core/plan/undo_path.c), on the shared
  * ext4 image opened read-only. */
 #include "testlib.h"
 #include "args.h"
