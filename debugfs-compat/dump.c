@@ -1,6 +1,6 @@
 /* dump.c - debugfs's host-side requests: dump_inode/dump copies a
- * file's contents out to a host file, cat to the output, lcd changes the
- * host working directory. */
+ * file's contents out to a host file, cat to the output (rdump is in
+ * rdump.c, lcd in lcd.c). */
 #include "cmd.h"
 #include "dfs_util.h"
 #include "rdump.h"
@@ -164,29 +164,4 @@ const struct cmd_entry cmd_cat = {
 	.flags = CMD_DEBUGFS,
 	.complete = COMPLETE_PATH,
 	.run = do_cat,
-};
-
-static int do_lcd(struct session *s, int argc, char **argv)
-{
-	if (argc != 2) {
-		out_error(s->out, argv[0], 0, "Usage: %s %s", argv[0],
-			  "<native dir>");
-		return CMD_FAIL;
-	}
-	if (chdir(argv[1]) == -1) {
-		out_error(s->out, argv[0], errno,
-			  "while trying to change native directory to %s",
-			  argv[1]);
-		return CMD_FAIL;
-	}
-	return CMD_OK;
-}
-
-const struct cmd_entry cmd_lcd = {
-	.name = "lcd",
-	.synopsis = "lcd <native dir>",
-	.summary = "Change the host's current working directory",
-	.flags = CMD_DEBUGFS,
-	.complete = COMPLETE_HOST_PATH,
-	.run = do_lcd,
 };

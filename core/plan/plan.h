@@ -238,6 +238,13 @@ errcode_t plan_build_iblock(ext2_filsys fs, const struct plan *p,
 /* Writes the touched groups' bitmaps, their descriptor blocks and the
  * primary superblock (sorted groups[]), each in one write, then flushes. */
 errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n);
+/* plan_jclean.c: nonzero when the journal inode INO may be moved: the
+ * filesystem needs no recovery, the journal superblock reads and has the
+ * jbd2 magic, the log is empty (s_start 0) and, when WANT_RESIZE, it has no
+ * fast-commit area.  Otherwise 0, the reason printed to the session's sink
+ * under the name journal_relocate. */
+int plan_journal_clean(struct session *s, ext2_ino_t ino, int want_resize);
+
 /* plan_journal.c: the metadata switch as one jbd2 transaction.  Between
  * begin and end the filesystem's writes are captured in memory; end writes
  * them to the journal, commits, checkpoints and empties the journal.

@@ -1,5 +1,7 @@
-/* basic.c - the session's own requests: help, lr/list_requests, quit and
- * params/show_debugfs_params. */
+/* help.c - `help [REQUEST|TOPIC]`: the request list, one request's synopsis
+ * and help page, or a topic (help/); debugfs's own help in its personality.
+ * The siblings lr, quit and params are in list_requests.c, quit.c and
+ * show_debugfs_params.c. */
 #include "cmd.h"
 #include "dfs_requests.h"
 #include "help.h"
@@ -76,14 +78,15 @@ static void help_json(struct session *s, const struct cmd_entry *c)
 	json_obj_end(s->out);
 }
 
-static int do_lr(struct session *s, int argc, char **argv);
+/* debugfs's help with no topic is its lr (list_requests.c). */
+extern const struct cmd_entry cmd_list_requests;
 
 /* debugfs's help (its request library's): the request list, or an info
  * page it never has. */
 static int dfs_help(struct session *s, int argc, char **argv)
 {
 	if (argc == 1)
-		return do_lr(s, argc, argv);
+		return cmd_list_requests.run(s, argc, argv);
 	if (argc != 2)
 		out_errtext(s->out, "debugfs (%s): usage:\n\t%s [topic|command]"
 			    "\nor\t%s\n\n", argv[0], argv[0], argv[0]);
@@ -155,94 +158,4 @@ const struct cmd_entry cmd_help = {
 	.complete = COMPLETE_TOPIC,
 	.flags = CMD_JSON,
 	.run = do_help,
-};
-
-static void lr_list(struct session *s, const struct dfs_request *r)
-{
-	for (; r->names; r++) {
-		if (strlen(r->names) > 23)
-			out_printf(s->out, "%s\n%25s%s\n", r->names, "",
-				   r->desc);
-		else
-			out_printf(s->out, "%-25s%s\n", r->names, r->desc);
-	}
-}
-
-/* Prints debugfs's request table as its request library lays it out. */
-static int do_lr(struct session *s, int argc, char **argv)
-{
-	const struct dfs_request *r;
-
-	(void)argc;
-	(void)argv;
-	out_printf(s->out, "Available debugfs requests:\n\n");
-	for (r = dfs_requests; r->names; r++) {
-		if (s->extent && !strcmp(r->names, "help"))
-			lr_list(s, dfs_extent_requests);
-		if (strlen(r->names) > 23)
-			out_printf(s->out, "%s\n%25s%s\n", r->names, "",
-				   r->desc);
-		else
-			out_printf(s->out, "%-25s%s\n", r->names, r->desc);
-	}
-	return CMD_OK;
-}
-
-static const char *const lr_aliases[] = {"lr", "?", NULL};
-const struct cmd_entry cmd_list_requests = {
-	.name = "list_requests",
-	.aliases = lr_aliases,
-	.synopsis = "list_requests",
-	.summary = "List debugfs's requests, as debugfs does",
-	.flags = CMD_DEBUGFS,
-	.run = do_lr,
-};
-
-static int do_quit(struct session *s, int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	s->quit = true;
-	return CMD_OK;
-}
-
-static const char *const quit_aliases[] = {"q", NULL};
-const struct cmd_entry cmd_quit = {
-	.name = "quit",
-	.aliases = quit_aliases,
-	.synopsis = "quit",
-	.summary = "Leave the shell",
-	.flags = CMD_DEBUGFS,
-	.run = do_quit,
-};
-
-static int do_params(struct session *s, int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	if (sink_is_json(s->out)) {
-		json_bool(s->out, "read_write",
-			  s->fs && (s->fs->flags & EXT2_FLAG_RW));
-		json_str(s->out, "device", s->fs ? s->fs->device_name : NULL);
-		json_bool(s->out, "catastrophic",
-			  !!(s->flags & SESSION_CATASTROPHIC));
-		json_str(s->out, "undo_file", s->undo_file);
-	}
-	/* no open mode without a filesystem, as in debugfs */
-	if (s->fs)
-		out_printf(s->out, "Open mode: read-%s\n",
-			   s->fs->flags & EXT2_FLAG_RW ? "write" : "only");
-	out_printf(s->out, "Filesystem in use: %s\n",
-		   s->fs ? s->fs->device_name : "--none--");
-	return CMD_OK;
-}
-
-static const char *const params_aliases[] = {"params", NULL};
-const struct cmd_entry cmd_show_debugfs_params = {
-	.name = "show_debugfs_params",
-	.aliases = params_aliases,
-	.synopsis = "show_debugfs_params",
-	.summary = "Show the open mode and the filesystem in use",
-	.flags = CMD_DEBUGFS | CMD_JSON,
-	.run = do_params,
 };
