@@ -8,6 +8,7 @@
 #                   requests, and e2fsprogs's own debugfs tests with e2layout
 #   make compat-calls  those tests' every debugfs call through both programs
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
+#   make index      INDEX.md: request -> file -> help page -> tests
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -156,6 +157,11 @@ compat: $(BIN) test-images
 # only the e2fsprogs suite's call-by-call comparison (about 2 minutes)
 compat-calls: $(BIN)
 	@E2LAYOUT=$(abspath $(BIN)) sh tests/compat/suite_compat.sh --calls
+
+# INDEX.md, from the sources, help/ and tests/ (tests/layout/t_index.sh,
+# run by make check, fails when the committed one is stale)
+index:
+	sh tests/lib/gen_index.sh > INDEX.md.tmp && mv INDEX.md.tmp INDEX.md
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
