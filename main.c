@@ -13,6 +13,7 @@
 #include "dfs_open.h"
 #include "help.h"
 #include "lab.h"
+#include "man.h"
 #include "shell.h"
 #include "tui.h"
 

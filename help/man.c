@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "help.h"
 #include "lab.h"
+#include "man.h"
 
 #include <string.h>
 

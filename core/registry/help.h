@@ -13,9 +13,6 @@ struct help_doc {
 /* NULL-terminated; generated from help/cmd/ and help/topics/. */
 extern const struct help_doc help_docs[];
 
-/* Writes the e2layout(1) manual page (roff) to out. */
-void help_write_man(struct sink *out);
-
 /* The document of that kind and name, or NULL. */
 const char *help_find(const char *kind, const char *name);
 
