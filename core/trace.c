@@ -1,8 +1,10 @@
-/* trace.c - the ext4 allocator tracepoints of one device, recorded in a
- * private tracefs instance (instances/e2layout-PID), read back and parsed:
- * allocations with their goals, and mark_inode_dirty counted per inode. */
+/* trace.c - the ext4 allocator tracepoints of one device: allocations with
+ * their goals recorded in a private tracefs instance (instances/e2layout-
+ * PID), read back and parsed; the totals and mark_inode_dirty per inode and
+ * caller counted in the kernel (kcount.c), or from the stream without it. */
 #include "trace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,6 +21,28 @@ static const char *const tracefs_dirs[] = {
 static const char *const events[] = {
 	"ext4_mballoc_alloc", "ext4_mballoc_prealloc", "ext4_request_blocks",
 	"ext4_allocate_blocks", "ext4_mark_inode_dirty", NULL
+};
+
+/* Counted in the kernel when it can: then left out of the stream. */
+static int counted_event(const char *ev)
+{
+	return !strcmp(ev, "ext4_mark_inode_dirty") ||
+	       !strcmp(ev, "ext4_request_blocks");
+}
+
+/* The kernel counters, in enum TC_* order. */
+static const struct {
+	const char *event;
+	const char *keys[2];
+	int nkeys;
+	const char *sum;
+	unsigned max;
+} counters[TC_N] = {
+	{ "ext4/ext4_mark_inode_dirty", { "ino", "ip" }, 2, NULL, 65536 },
+	{ "ext4/ext4_allocate_blocks", { "ino" }, 1, "len", 65536 },
+	{ "ext4/ext4_request_blocks", { NULL }, 0, NULL, 1 },
+	{ "ext4/ext4_mballoc_alloc", { NULL }, 0, NULL, 1 },
+	{ "ext4/ext4_mballoc_prealloc", { NULL }, 0, NULL, 1 },
 };
 
 static const char *tracefs_root(void)
@@ -94,11 +118,51 @@ static void events_off(const char *dir)
 	}
 }
 
+/* Attaches every kernel counter, or none (ts->why_uncounted says why). */
+static void counters_open(struct trace_session *ts, const char *root,
+			  __u64 kdev)
+{
+	int i, j;
+
+	for (i = 0; i < TC_N; i++)
+		kcount_init(&ts->kc[i]);
+	if (kcount_available(ts->why_uncounted, sizeof(ts->why_uncounted)))
+		return;
+	for (i = 0; i < TC_N; i++) {
+		if (kcount_open(&ts->kc[i], root, counters[i].event, kdev,
+				counters[i].keys, counters[i].nkeys,
+				counters[i].sum, counters[i].max,
+				ts->why_uncounted,
+				sizeof(ts->why_uncounted))) {
+			for (j = 0; j < i; j++)
+				kcount_close(&ts->kc[j]);
+			return;
+		}
+	}
+	ts->counting = 1;
+}
+
+static void counters_close(struct trace_session *ts)
+{
+	int i;
+
+	for (i = 0; ts->counting && i < TC_N; i++)
+		kcount_close(&ts->kc[i]);
+	ts->counting = 0;
+}
+
 errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 		      size_t len)
 {
+	return trace_start_opts(ts, kdev, NULL, why, len);
+}
+
+errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
+			   const struct trace_opts *opts, char *why,
+			   size_t len)
+{
 	const char *root;
-	char f[128], filt[64];
+	char f[128], filt[64], kb[32];
 	errcode_t err;
 	int i;
 
@@ -117,9 +181,23 @@ errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 	}
 	ts->active = 1;
 	put(ts->dir, "tracing_on", "0");
-	put(ts->dir, "buffer_size_kb", "8192");	/* per CPU; ours alone */
+	snprintf(kb, sizeof(kb), "%u", opts && opts->buffer_kb ?
+		 opts->buffer_kb : TRACE_BUFFER_KB);
+	err = put(ts->dir, "buffer_size_kb", kb);	/* per CPU; ours */
+	if (err) {
+		snprintf(why, len, "cannot set a %s KiB trace buffer in %s: %s",
+			 kb, ts->dir, strerror(err));
+		goto fail;
+	}
+	if (!opts || !opts->no_counters)
+		counters_open(ts, root, kdev);
+	else
+		snprintf(ts->why_uncounted, sizeof(ts->why_uncounted),
+			 "counters were turned off");
 	snprintf(filt, sizeof(filt), "dev == %llu", (unsigned long long)kdev);
 	for (i = 0; events[i]; i++) {
+		if (ts->counting && counted_event(events[i]))
+			continue;
 		snprintf(f, sizeof(f), "events/ext4/%s/filter", events[i]);
 		err = put(ts->dir, f, filt);
 		if (!err) {
@@ -130,13 +208,16 @@ errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 		if (err) {
 			snprintf(why, len, "cannot enable ext4:%s in %s: %s",
 				 events[i], ts->dir, strerror(err));
-			events_off(ts->dir);
-			rmdir(ts->dir);
-			ts->active = 0;
-			return err;
+			goto fail;
 		}
 	}
 	return put(ts->dir, "tracing_on", "1");
+fail:
+	counters_close(ts);
+	events_off(ts->dir);
+	rmdir(ts->dir);
+	ts->active = 0;
+	return err;
 }
 
 /* --- parsing --- */
@@ -232,6 +313,8 @@ static void parse_line(struct trace_rec *r, const char *line,
 		struct trace_alloc *a;
 		const char *q = strstr(p, " len ");
 
+		const char *fl = strstr(p, " flags ");
+
 		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1 || !q ||
 		    sscanf(q, " len %u block %llu lblk %u goal %llu", &len,
 			   &block, &lblk, &goal) != 4)
@@ -252,6 +335,11 @@ static void parse_line(struct trace_rec *r, const char *line,
 		a->block = block;
 		a->lblk = lblk;
 		a->goal = goal;
+		if (fl && fl < q) {
+			const char *hd = strstr(fl, "HINT_DATA");
+
+			a->data = hd && hd < q;
+		}
 		for (i = 0; i < *npend; i++) {
 			if (pend[i].ino != ino)
 				continue;
@@ -274,11 +362,142 @@ static int by_count(const void *x, const void *y)
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
+/* Events the ring buffer overwrote or dropped, over every CPU. */
+static unsigned long lost_events(const char *dir)
+{
+	char p[PATH_MAX + 64], line[128];
+	unsigned long total = 0, n;
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/per_cpu", dir);
+	d = opendir(p);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "cpu", 3))
+			continue;
+		snprintf(p, sizeof(p), "%s/per_cpu/%s/stats", dir, e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "overrun: %lu", &n) == 1 ||
+			    sscanf(line, "dropped events: %lu", &n) == 1)
+				total += n;
+		fclose(f);
+	}
+	closedir(d);
+	return total;
+}
+
+static int by_allocs(const void *x, const void *y)
+{
+	const struct trace_inode *a = x, *b = y;
+
+	if (a->allocs != b->allocs)
+		return a->allocs < b->allocs ? 1 : -1;
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+/* Replaces the stream's counts with the kernel's (exact) ones. */
+static errcode_t counters_read(struct trace_session *ts, struct trace_rec *r)
+{
+	struct kcount_row *rows[TC_N] = { NULL };
+	size_t n[TC_N] = { 0 }, i;
+	__u64 drop, dropped = 0;
+	errcode_t err = 0;
+	int c;
+
+	for (c = 0; c < TC_N && !err; c++) {
+		err = kcount_read(&ts->kc[c], &rows[c], &n[c], &drop);
+		dropped += drop;
+	}
+	if (err)
+		goto out;
+	free(r->dirty);
+	r->dirty = calloc(n[TC_DIRTY] ? n[TC_DIRTY] : 1, sizeof(*r->dirty));
+	r->inodes = calloc(n[TC_ALLOC] ? n[TC_ALLOC] : 1, sizeof(*r->inodes));
+	if (!r->dirty || !r->inodes) {
+		err = ENOMEM;
+		goto out;
+	}
+	r->ndirty = r->dcap = n[TC_DIRTY];
+	r->dirty_events = 0;
+	for (i = 0; i < n[TC_DIRTY]; i++) {
+		r->dirty[i].ino = rows[TC_DIRTY][i].key[0];
+		r->dirty[i].ip = rows[TC_DIRTY][i].key[1];
+		r->dirty[i].count = rows[TC_DIRTY][i].hits;
+		r->dirty_events += rows[TC_DIRTY][i].hits;
+	}
+	r->ninodes = n[TC_ALLOC];
+	r->alloc_events = 0;
+	r->alloc_blocks = 0;
+	for (i = 0; i < n[TC_ALLOC]; i++) {
+		r->inodes[i].ino = rows[TC_ALLOC][i].key[0];
+		r->inodes[i].allocs = rows[TC_ALLOC][i].hits;
+		r->inodes[i].blocks = rows[TC_ALLOC][i].sum;
+		r->alloc_events += rows[TC_ALLOC][i].hits;
+		r->alloc_blocks += rows[TC_ALLOC][i].sum;
+	}
+	if (r->ninodes)
+		qsort(r->inodes, r->ninodes, sizeof(*r->inodes), by_allocs);
+	r->requests = n[TC_REQUEST] ? rows[TC_REQUEST][0].hits : 0;
+	r->mballoc = n[TC_MBALLOC] ? rows[TC_MBALLOC][0].hits : 0;
+	r->prealloc = n[TC_PREALLOC] ? rows[TC_PREALLOC][0].hits : 0;
+	r->dropped = dropped;
+	r->counted = 1;
+out:
+	for (c = 0; c < TC_N; c++)
+		free(rows[c]);
+	return err;
+}
+
+/* The end shared by trace_stop and trace_finish: the kernel's counts, the
+ * losses, the instance removed, rec->dirty sorted. */
+static errcode_t finish(struct trace_session *ts, struct trace_rec *r,
+			errcode_t err)
+{
+	size_t i, j;
+
+	r->lost = lost_events(ts->dir);
+	events_off(ts->dir);
+	if (ts->pipe_open) {
+		close(ts->pipe_fd);
+		ts->pipe_open = 0;
+	}
+	if (rmdir(ts->dir) && !err)
+		err = errno;
+	ts->active = 0;
+	if (ts->counting) {
+		errcode_t e = counters_read(ts, r);
+
+		if (e && !err)
+			err = e;
+	} else {
+		r->alloc_events = r->nallocs;
+		for (i = 0; i < r->nallocs; i++)
+			r->alloc_blocks += r->allocs[i].len;
+		snprintf(r->why_uncounted, sizeof(r->why_uncounted), "%s",
+			 ts->why_uncounted);
+	}
+	counters_close(ts);
+	/* compact the hash table and sort it */
+	for (i = j = 0; i < r->dcap; i++)
+		if (r->dirty[i].count)
+			r->dirty[j++] = r->dirty[i];
+	if (j)
+		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
+	r->ndirty = j;
+	return err;
+}
+
 errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 {
 	char p[PATH_MAX + 16];
 	struct trace_pending pend[TRACE_PENDING];
-	size_t npend = 0, i, j;
+	size_t npend = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	errcode_t err = 0;
@@ -297,33 +516,30 @@ errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 	if (!f) {
 		err = errno;
 	} else {
-		while (getline(&line, &cap, f) > 0) {
-			unsigned long in, written;
-
-			if (line[0] == '#') {
-				if (sscanf(line, "# entries-in-buffer/"
-					   "entries-written: %lu/%lu", &in,
-					   &written) == 2 && written > in)
-					r->lost = written - in;
-				continue;
-			}
-			parse_line(r, line, pend, &npend);
-		}
+		while (getline(&line, &cap, f) > 0)
+			if (line[0] != '#')
+				parse_line(r, line, pend, &npend);
 		free(line);
 		fclose(f);
 	}
-	events_off(ts->dir);
-	if (rmdir(ts->dir) && !err)
-		err = errno;
-	ts->active = 0;
-	/* compact the hash table and sort it */
-	for (i = j = 0; i < r->dcap; i++)
-		if (r->dirty[i].count)
-			r->dirty[j++] = r->dirty[i];
-	if (j)
-		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
-	r->ndirty = j;
-	return err;
+	return finish(ts, r, err);
+}
+
+errcode_t trace_finish(struct trace_session *ts, struct trace_rec *r)
+{
+	size_t before;
+	errcode_t err = 0;
+
+	if (!ts->active)
+		return EINVAL;
+	put(ts->dir, "tracing_on", "0");
+	do {
+		before = r->nallocs + r->requests + r->mballoc + r->prealloc +
+			 r->dirty_events;
+		err = trace_poll(ts, r, 1 << 20);
+	} while (!err && before != r->nallocs + r->requests + r->mballoc +
+		 r->prealloc + r->dirty_events);
+	return finish(ts, r, err);
 }
 
 /* Parses the complete lines of ts->line, keeping a partial last one. */
@@ -385,6 +601,7 @@ void trace_rec_free(struct trace_rec *r)
 {
 	free(r->allocs);
 	free(r->dirty);
+	free(r->inodes);
 	memset(r, 0, sizeof(*r));
 }
 
