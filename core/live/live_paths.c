@@ -36,6 +36,18 @@ static void found(struct walk *w, __u64 ino, const char *path,
 	}
 }
 
+/* Opens a directory without touching its atime (the walk must not mark
+ * inodes dirty: a recording may be running on the same mount). */
+static int open_dir(int at, const char *name)
+{
+	int fl = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, fd;
+
+	fd = openat(at, name, fl | O_NOATIME);
+	if (fd < 0 && errno == EPERM)
+		fd = openat(at, name, fl);
+	return fd;
+}
+
 /* Walks the directory open on fd, whose path is w->path (length len). */
 static void walk_dir(struct walk *w, int fd, size_t len, int depth)
 {
@@ -61,8 +73,7 @@ static void walk_dir(struct walk *w, int fd, size_t len, int depth)
 		found(w, e->d_ino, w->path, e->d_type);
 		if (e->d_type != DT_DIR || depth >= MAX_DEPTH)
 			goto next;
-		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY |
-			     O_NOFOLLOW | O_CLOEXEC);
+		sub = open_dir(dirfd(d), e->d_name);
 		if (sub < 0)
 			goto next;
 		if (fstat(sub, &st) || st.st_dev != w->dev) {
@@ -93,7 +104,7 @@ errcode_t live_inode_paths(const char *mnt, struct live_ipath *p, size_t n,
 		p[i].type = DT_UNKNOWN;
 	}
 	w.missing = n;
-	fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open_dir(AT_FDCWD, mnt);
 	if (fd < 0)
 		return errno;
 	if (fstat(fd, &st)) {
