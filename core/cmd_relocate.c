@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* The journal must be internal and clean (nothing to replay). */
-static int journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
+int plan_journal_clean(struct session *s, ext2_ino_t ino, int want_resize)
 {
 	ext2_filsys fs = s->fs;
 	__u32 *jsb;	/* big-endian words: magic @0, s_start @28 */
@@ -129,7 +129,7 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 		    EXT2_I_SIZE(&ji) == size * fs->blocksize)
 			size = 0;	/* the size it has: a plain move */
 	}
-	if (!journal_clean(s, ino, size != 0))
+	if (!plan_journal_clean(s, ino, size != 0))
 		return CMD_FAIL;
 	if (plan_build_move(s, "journal_relocate", ino, pl.goal, size, &p))
 		return CMD_FAIL;
@@ -365,7 +365,7 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 	}
 	for (i = 0; i < e.n; i++) {
 		if (e.inos[i] == fs->super->s_journal_inum &&
-		    !journal_clean(s, e.inos[i], 0))
+		    !plan_journal_clean(s, e.inos[i], 0))
 			goto restore;
 		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
 			goto restore;
