@@ -223,6 +223,18 @@ static int map_create(__u32 type, __u32 ksize, __u32 vsize, __u32 max)
 	return (int)sys_bpf(BPF_MAP_CREATE, &a);
 }
 
+/* The verifier's last non-empty line: why it refused. */
+static const char *last_line(char *log)
+{
+	size_t n = strlen(log);
+	char *p;
+
+	while (n && log[n - 1] == '\n')
+		log[--n] = 0;
+	p = strrchr(log, '\n');
+	return p ? p + 1 : log;
+}
+
 static errcode_t load(struct kcount *kc, const struct prog *p, char *why,
 		      size_t len)
 {
@@ -236,24 +248,24 @@ static errcode_t load(struct kcount *kc, const struct prog *p, char *why,
 	a.insns = (__u64)(unsigned long)p->insn;
 	a.insn_cnt = (__u32)p->n;
 	a.license = (__u64)(unsigned long)license;
-	if (log) {
+	kc->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if (kc->prog_fd >= 0)
+		goto out;
+	err = errno;
+	if (log) {	/* again, for the verifier's reason */
 		a.log_buf = (__u64)(unsigned long)log;
 		a.log_size = 65536;
 		a.log_level = 1;
+		kc->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
+		if (kc->prog_fd >= 0) {
+			err = 0;	/* it loaded after all */
+			goto out;
+		}
 	}
-	kc->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &a);
-	if (kc->prog_fd < 0) {
-		char *last = log ? strrchr(log, '\n') : NULL;
-
-		err = errno;
-		while (last && last > log && last[-1] != '\n' &&
-		       last - log > 1)
-			last--;
-		snprintf(why, len, "the kernel refused the counting program "
-			 "(%s)%s%s", strerror(err), log && *log ? ": " : "",
-			 log ? log : "");
-		why[strcspn(why, "\n")] = 0;
-	}
+	snprintf(why, len, "the kernel refused the counting program (%s)%s%s",
+		 strerror(err), log && *log ? ": " : "",
+		 log && *log ? last_line(log) : "");
+out:
 	free(log);
 	return err;
 }
