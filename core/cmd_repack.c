@@ -75,10 +75,10 @@ static int do_repack_flex(struct session *s, int argc, char **argv)
 			   i + 1 < argc) {
 			if (groups_per_flex(s, argv[0], argv[++i], &log))
 				return CMD_FAIL;
-		} else if (argv[i][0] == '-' && argv[i][1] && !n) {
+		} else if (!strncmp(argv[i], "--", 2)) {
 			out_error(s->out, argv[0], 0, REPACK_USAGE);
 			return CMD_FAIL;
-		} else if (!n++) {
+		} else if (!n++) {	/* N: arg_number says what is wrong */
 			num = argv[i];
 		} else {
 			out_error(s->out, argv[0], 0, REPACK_USAGE);
