@@ -224,8 +224,17 @@ errcode_t plan_build_repack_all(struct session *s, int all,
 		goto restore;
 	}
 	for (f = all ? 0 : flex; f < (all ? nflex : flex + 1); f++) {
+		blk64_t end = g.island + g.island_len;
+
 		if (plan_repack_geometry(s, &g, f, log_flex))
 			goto restore;
+		if (f != (all ? 0 : flex) && g.island < end) {
+			out_error(s->out, "repack_flex", 0, "flex group %lu's "
+				  "island (from block %llu) would overlap flex "
+				  "group %lu's", f,
+				  (unsigned long long)g.island, f - 1);
+			goto restore;
+		}
 		ext2fs_mark_block_bitmap_range2(work, g.island,
 						g.island_len);
 	}
