@@ -95,7 +95,7 @@ static int num_arg(struct session *s, const char *opt, const char *val,
 
 #define WATCH_USAGE "Usage: alloc watch [--seconds N] [--run COMMAND] " \
 	"[--limit N] [--top N] [--by inode|caller|inode,caller] " \
-	"[--buffer-kb N]"
+	"[--buffer-kb N] [--from-stream]"
 
 static int do_watch(struct session *s, int argc, char **argv)
 {
@@ -108,7 +108,7 @@ static int do_watch(struct session *s, int argc, char **argv)
 	const char *cmd = NULL;
 	char why[512];
 	struct timespec t0, t1;
-	int i, status = 0, err;
+	int i, status = 0, err, from_stream = 0;
 
 	for (i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -143,6 +143,9 @@ static int do_watch(struct session *s, int argc, char **argv)
 			cmd = val;
 		} else if (!strcmp(argv[i], "--json")) {
 			continue;
+		} else if (!strcmp(argv[i], "--from-stream")) {
+			from_stream = 1;
+			continue;
 		} else {
 			out_error(s->out, "alloc", 0, WATCH_USAGE);
 			return CMD_FAIL;
@@ -151,6 +154,7 @@ static int do_watch(struct session *s, int argc, char **argv)
 	}
 	memset(&opts, 0, sizeof(opts));
 	opts.buffer_kb = (unsigned)kb;
+	opts.no_counters = from_stream;
 	if (trace_start_opts(&ts, s->live->kdev, &opts, why, sizeof(why))) {
 		out_error(s->out, "alloc watch", 0, "%s", why);
 		return CMD_FAIL;
@@ -221,7 +225,7 @@ const struct cmd_entry cmd_alloc = {
 		    "alloc set NAME=VALUE... [--preview] | alloc revert",
 	.summary = "Watch and tune the kernel's block allocator (live mode)",
 	.options = "watch tunables set revert --seconds --run --limit --top "
-		   "--by --buffer-kb --preview",
+		   "--by --buffer-kb --from-stream --preview",
 	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_alloc,
 };

@@ -146,7 +146,7 @@ errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
 		trace_counters_open(ts, root, kdev);
 	else
 		snprintf(ts->why_uncounted, sizeof(ts->why_uncounted),
-			 "counters were turned off");
+			 "--from-stream asked for the event stream alone");
 	snprintf(filt, sizeof(filt), "dev == %llu", (unsigned long long)kdev);
 	for (i = 0; events[i]; i++) {
 		if (ts->counting && counted_event(events[i]))
@@ -175,7 +175,15 @@ fail:
 
 /* --- parsing --- */
 
-static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
+static size_t dirty_hash(__u64 ino, __u64 ip, size_t mask)
+{
+	return (size_t)(((ino * 0x9E3779B97F4A7C15ULL) ^ ip) & mask);
+}
+
+/* The slot of (ino, ip) in the stream's table; caller (may be NULL) is
+ * the name the stream printed, kept with a new slot. */
+static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino,
+				      __u64 ip, const char *caller)
 {
 	size_t i, mask;
 
@@ -188,8 +196,8 @@ static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
 		for (j = 0; j < r->dcap; j++) {
 			if (!r->dirty[j].count)
 				continue;
-			i = (r->dirty[j].ino * 0x9E3779B97F4A7C15ULL) &
-			    (ncap - 1);
+			i = dirty_hash(r->dirty[j].ino, r->dirty[j].ip,
+				       ncap - 1);
 			while (nd[i].count)
 				i = (i + 1) & (ncap - 1);
 			nd[i] = r->dirty[j];
@@ -199,11 +207,15 @@ static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
 		r->dcap = ncap;
 	}
 	mask = r->dcap - 1;
-	i = (ino * 0x9E3779B97F4A7C15ULL) & mask;
-	while (r->dirty[i].count && r->dirty[i].ino != ino)
+	i = dirty_hash(ino, ip, mask);
+	while (r->dirty[i].count &&
+	       (r->dirty[i].ino != ino || r->dirty[i].ip != ip))
 		i = (i + 1) & mask;
 	if (!r->dirty[i].count) {
 		r->dirty[i].ino = ino;
+		r->dirty[i].ip = ip;
+		snprintf(r->dirty[i].caller, sizeof(r->dirty[i].caller), "%s",
+			 caller ? caller : "");
 		r->ndirty++;
 	}
 	return &r->dirty[i];
@@ -227,11 +239,20 @@ static void parse_line(struct trace_rec *r, const char *line,
 	p += 2;
 	if (!strncmp(ev, "ext4_mark_inode_dirty:", 22)) {
 		struct trace_dirty *d;
+		const char *c = strstr(p, " caller ");
+		char name[TRACE_CALLER_LEN] = "";
+		__u64 h = 0;
 
 		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1)
 			return;
+		/* "caller ext4_dirty_inode+0x57/0x90": the function's name,
+		 * keyed by its hash (the stream prints no address) */
+		if (c && sscanf(c, " caller %47[^+ \n]", name) == 1)
+			for (i = 0, h = 1469598103934665603ULL; name[i]; i++)
+				h = (h ^ (unsigned char)name[i]) *
+				    1099511628211ULL;
 		r->dirty_events++;
-		d = dirty_slot(r, ino);
+		d = dirty_slot(r, ino, h, name[0] ? name : NULL);
 		if (d)
 			d->count++;
 	} else if (!strncmp(ev, "ext4_request_blocks:", 20)) {
@@ -345,6 +366,53 @@ static unsigned long lost_events(const char *dir)
 	return total;
 }
 
+static int by_ino(const void *x, const void *y)
+{
+	const struct trace_inode *a = x, *b = y;
+
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+static int by_allocs_desc(const void *x, const void *y)
+{
+	const struct trace_inode *a = x, *b = y;
+
+	if (a->allocs != b->allocs)
+		return a->allocs < b->allocs ? 1 : -1;
+	return by_ino(x, y);
+}
+
+/* Without kernel counters: the totals and the allocations by inode from
+ * the allocations the stream holds. */
+static void inodes_from_stream(struct trace_rec *r)
+{
+	size_t i, j;
+
+	r->alloc_events = r->nallocs;
+	r->alloc_blocks = 0;
+	r->inodes = calloc(r->nallocs ? r->nallocs : 1, sizeof(*r->inodes));
+	for (i = 0; i < r->nallocs; i++) {
+		r->alloc_blocks += r->allocs[i].len;
+		if (r->inodes)
+			r->inodes[i] = (struct trace_inode){r->allocs[i].ino,
+							     1,
+							     r->allocs[i].len};
+	}
+	if (!r->inodes || !r->nallocs)
+		return;
+	qsort(r->inodes, r->nallocs, sizeof(*r->inodes), by_ino);
+	for (i = j = 0; i < r->nallocs; i++) {
+		if (j && r->inodes[j - 1].ino == r->inodes[i].ino) {
+			r->inodes[j - 1].allocs++;
+			r->inodes[j - 1].blocks += r->inodes[i].blocks;
+		} else {
+			r->inodes[j++] = r->inodes[i];
+		}
+	}
+	r->ninodes = j;
+	qsort(r->inodes, j, sizeof(*r->inodes), by_allocs_desc);
+}
+
 /* The end shared by trace_stop and trace_finish: the kernel's counts, the
  * losses, the instance removed, rec->dirty sorted. */
 static errcode_t finish(struct trace_session *ts, struct trace_rec *r,
@@ -367,9 +435,7 @@ static errcode_t finish(struct trace_session *ts, struct trace_rec *r,
 		if (e && !err)
 			err = e;
 	} else {
-		r->alloc_events = r->nallocs;
-		for (i = 0; i < r->nallocs; i++)
-			r->alloc_blocks += r->allocs[i].len;
+		inodes_from_stream(r);
 		snprintf(r->why_uncounted, sizeof(r->why_uncounted), "%s",
 			 ts->why_uncounted);
 	}

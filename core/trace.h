@@ -25,10 +25,14 @@ struct trace_alloc {
 	char cr[32];		/* mballoc's criterion, "" when unknown */
 };
 
-/* mark_inode_dirty hits of one inode from one caller (ip 0: unknown). */
+/* mark_inode_dirty hits of one inode from one caller: ip is its address
+ * when counted in the kernel (0: unknown); from the stream, caller holds
+ * the function's name and ip a hash of it. */
+#define TRACE_CALLER_LEN 48
 struct trace_dirty {
 	__u64 ino, ip;
 	unsigned long count;
+	char caller[TRACE_CALLER_LEN];
 };
 
 /* Allocations of one inode, counted in the kernel. */

@@ -227,10 +227,11 @@ static void dirty_callers(const struct trace_rec *r, struct wl_measure *m)
 
 	m->dirty = r->dirty_events;
 	m->dirty_counted = r->counted;
-	if (!r->counted || ksym_load(&syms))
+	if (ksym_load(&syms))
 		return;
 	for (i = 0; i < r->ndirty; i++) {
-		const char *name = ksym_name(&syms, r->dirty[i].ip);
+		const char *name = r->dirty[i].caller[0] ? r->dirty[i].caller
+				   : ksym_name(&syms, r->dirty[i].ip);
 
 		if (!name)
 			name = "?";

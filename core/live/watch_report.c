@@ -176,8 +176,9 @@ static struct hot *hot_rows(const struct trace_rec *r,
 		return NULL;
 	for (i = 0; i < r->ndirty; i++) {
 		h[i].ino = by == WATCH_BY_CALLER ? 0 : r->dirty[i].ino;
-		h[i].caller = r->dirty[i].ip ?
-			ksym_name(syms, r->dirty[i].ip) : NULL;
+		h[i].caller = r->dirty[i].caller[0] ? r->dirty[i].caller :
+			      r->dirty[i].ip ? ksym_name(syms, r->dirty[i].ip) :
+			      NULL;
 		h[i].count = r->dirty[i].count;
 	}
 	qsort(h, r->ndirty, sizeof(*h), cmp);
@@ -295,7 +296,7 @@ static void text_hot(struct session *s, const struct trace_rec *r,
 				   (unsigned long long)h[i].ino, h[i].count, c,
 				   p ? p : "-");
 	}
-	if (!r->counted || !r->ninodes)
+	if (!r->ninodes)
 		return;
 	out_printf(s->out, "Allocations by inode (%lu allocations, %s):\n",
 		   r->alloc_events, how);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # t_alloc_counts.sh - alloc watch's counts are exact: on a nodelalloc mount,
-# (1) four writers at once, and (2) 600,000 one-byte appends, whose
-# mark_inode_dirty events overflow the 8 MiB per-CPU buffer the stream
-# used to be counted from; each time the per-inode mark_inode_dirty counts,
-# allocations and blocks equal an independent lossless reading (a tracefs
-# instance of our own with a buffer large enough, checked for overruns).
+# (1) four writers at once (also counted --from-stream, as without BPF),
+# and (2) 600,000 one-byte appends, whose mark_inode_dirty events overflow
+# the 8 MiB per-CPU buffer the stream used to be counted from; each time
+# the per-inode mark_inode_dirty counts, allocations and blocks equal an
+# independent lossless reading (a tracefs instance of our own with a
+# buffer large enough, checked for overruns).
 # Also: --by caller names kernel functions, paths sit next to inodes,
 # --buffer-kb is checked.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -84,6 +85,18 @@ for i in 1 2 3 4; do
 		fail "w$i: not 1500 blocks allocated: $(grep "^$ino " "$T/ours1")"
 done
 [ "$(num dropped_counts < "$T/w1.json")" = 0 ] || fail "counts dropped"
+
+# (1b) The same from the event stream alone (--from-stream, as a kernel
+# without BPF counts): exact too while its buffer holds everything.
+ref_start 32768
+$E2LAYOUT --json -R "alloc watch --from-stream --buffer-kb 32768 --top 100000 --limit 0 --run \"sh $T/four.sh\"" \
+	"$mnt" > "$T/s1.json" 2>"$T/err" || fail "alloc watch --from-stream: $(cat "$T/err")"
+ref_stop "$T/refs"
+grep -q '"counted_in_kernel":false' "$T/s1.json" || fail "--from-stream counted in the kernel"
+[ "$(num lost_events < "$T/s1.json")" = 0 ] || skip "the stream lost events here: --from-stream not compared"
+ours "$T/s1.json" "$T/ourss"
+cmp -s "$T/refs" "$T/ourss" || { echo "reference:"; cat "$T/refs"; echo "--from-stream:"; cat "$T/ourss"
+	fail "--from-stream counts differ from the reference"; }
 
 # (2) 600,000 one-byte appends: more mark_inode_dirty events than an
 # 8 MiB per-CPU buffer holds on both CPUs (a record takes at least 36 bytes).
