@@ -6,8 +6,9 @@
 # files intact and e2fsck clean or with leaked blocks only; applied, every
 # flex group is packed as mke2fs -G lays it out (dumpe2fs), the flex size is
 # set, e2fsck -fn is clean, files are unchanged, e2undo restores the image
-# byte for byte; saved as a plan file and applied from another process; run
-# again it has nothing to do.
+# byte for byte; --groups-per-flex for one flex group the same; --all with
+# the default 16 saved as a plan file and applied from another process
+# (with its own fault sweep); run again it has nothing to do.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/d/sub"
@@ -102,6 +103,38 @@ e2undo "$T/u.e2undo" "$img" >/dev/null 2>&1 || fail "e2undo"
 cmp -s "$img" "$T/fresh.img" || fail "e2undo did not restore the image"
 echo "ok: --all --groups-per-flex 4: two flex groups packed in one job, undo restores"
 
+# 3b. --groups-per-flex 4 for one flex group (1: groups 4-7, its island
+# holding files): a fault sweep, then applied, checked and undone.
+img=$T/a.img
+sums "$img" "$T/want.md5"
+crashes=0
+for k in 1 5 20 60 150 300 600 1200 3000; do
+	cp "$img" "$T/c.img"
+	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "repack-flex 1 --groups-per-flex 4 --no-undo" \
+		"$T/c.img" > "$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && break
+	[ $rc -eq 86 ] || { cat "$T/out"; fail "1 --groups-per-flex 4: k=$k exit $rc"; }
+	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1
+	fsck_verdict "$T/c.img"
+	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "1 --groups-per-flex 4: k=$k e2fsck found damage"; }
+	sums "$T/c.img" "$T/got.md5"
+	cmp -s "$T/want.md5" "$T/got.md5" || fail "1 --groups-per-flex 4: k=$k contents changed"
+	crashes=$((crashes + 1))
+done
+[ $rc -eq 0 ] && [ $crashes -ge 4 ] || fail "1 --groups-per-flex 4: sweep (rc $rc, $crashes crashes)"
+"$E2LAYOUT" -w -R "repack-flex 1 --groups-per-flex 4 --undo $T/u1.e2undo" "$img" > "$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "repack-flex 1 --groups-per-flex 4"; }
+grep -q '^verified: flex group 1 packed' "$T/out" || { cat "$T/out"; fail "flex group 1 not verified"; }
+e2fsck -fn "$img" > "$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; fail "e2fsck (1 of 4)"; }
+sums "$img" "$T/got.md5"
+cmp -s "$T/want.md5" "$T/got.md5" || fail "contents changed (1 of 4)"
+packed "$img" 4 4 || fail "flex group 1 of 4 groups is not packed"
+[ "$(flexsize "$img")" = 4 ] || fail "flex size $(flexsize "$img"), not 4 (1 of 4)"
+e2undo "$T/u1.e2undo" "$img" >/dev/null 2>&1 || fail "e2undo (1 of 4)"
+cmp -s "$img" "$T/fresh.img" || fail "e2undo did not restore the image (1 of 4)"
+echo "ok: repack-flex 1 --groups-per-flex 4: crash sweep ($crashes), packed, undo restores"
+
 # 4. --all with the default 16 groups per flex (20 groups: flex groups of 16
 # and 4), saved and applied from another process.
 img=$T/b.img
@@ -111,6 +144,22 @@ cp "$img" "$T/pre.img"
 printf 'repack-flex --all\nplan save %s\n' "$T/r.plan" | "$E2LAYOUT" -f - "$img" \
 	> "$T/out" 2>&1 || { cat "$T/out"; fail "plan save of repack-flex --all"; }
 grep -c '^next$' "$T/r.plan" | grep -q '^[1-9]' || fail "the saved plan is not a chain"
+# crashes while the saved chain is applied
+crashes=0
+for k in 2 10 40 120 300 700 1500 4000; do
+	cp "$img" "$T/c.img"
+	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "apply $T/r.plan --no-undo" "$T/c.img" > "$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && break
+	[ $rc -eq 86 ] || { cat "$T/out"; fail "saved chain: k=$k exit $rc"; }
+	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1
+	fsck_verdict "$T/c.img"
+	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "saved chain: k=$k e2fsck found damage"; }
+	sums "$T/c.img" "$T/got.md5"
+	cmp -s "$T/want.md5" "$T/got.md5" || fail "saved chain: k=$k contents changed"
+	crashes=$((crashes + 1))
+done
+[ $rc -eq 0 ] && [ $crashes -ge 4 ] || fail "saved chain: sweep (rc $rc, $crashes crashes)"
 "$E2LAYOUT" -w -R "apply $T/r.plan --undo $T/u2.e2undo" "$img" > "$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "apply of the saved chain"; }
 e2fsck -fn "$img" > "$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; fail "e2fsck (b)"; }
