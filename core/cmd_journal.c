@@ -36,6 +36,7 @@ static void json_super(struct sink *o, const struct e2l_journal *j)
 	json_obj_begin(o, "superblock");
 	json_u64(o, "block", j->sb_pblk);
 	json_bool(o, "valid", j->sb_valid);
+	json_bool(o, "in_image", !j->sb_absent);
 	if (j->sb_valid) {
 		json_u64(o, "version", j->sb_blocktype == 4 ? 2 : 1);
 		json_u64(o, "block_size", j->sb_blocksize);
@@ -111,6 +112,11 @@ static void text_super(struct session *s, const struct e2l_journal *j,
 
 	out_printf(s->out, "\nJournal superblock at block %llu:\n",
 		   (unsigned long long)j->sb_pblk);
+	if (j->sb_absent) {
+		out_printf(s->out, "  (not in this e2image file: it holds "
+			   "the filesystem's metadata only)\n");
+		return;
+	}
 	if (!j->sb_valid) {
 		out_printf(s->out, "  (not a valid jbd2 superblock)\n");
 		return;

@@ -1,6 +1,7 @@
 /* cmd_map.c - `map [--width N] [--rows N] [RANGE]`: a text picture of the
  * layout, one letter per cell for the class that dominates it. */
 #include "cmd.h"
+#include "fs_probe.h"
 #include "map.h"
 
 #include <errno.h>
@@ -176,6 +177,13 @@ static int do_map(struct session *s, int argc, char **argv)
 			   (unsigned long long)cells[i].first, line);
 	}
 	print_legend(s, totals);
+	if (fs_probe_metadata_only(s->fs))
+		out_printf(s->out, "This is an e2image file: it holds the "
+			   "superblock, descriptors, bitmaps and inode tables "
+			   "only.\nThe other classes are placed from the "
+			   "inodes; their blocks' content is not in it%s.\n",
+			   totals[OWN_UNKNOWN] ? " (\"used, owner unknown\": "
+			   "the map of its inode is not in it either)" : "");
 out:
 	free(cells);
 	free(line);

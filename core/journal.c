@@ -2,6 +2,7 @@
  * runs and mapping blocks, the external journal's identity, and the few
  * fields of the (big-endian) jbd2 superblock that we show. */
 #include "journal.h"
+#include "fs_probe.h"
 
 #include <e2p/e2p.h>
 #include <stdlib.h>
@@ -139,6 +140,10 @@ static errcode_t load_super(ext2_filsys fs, struct e2l_journal *j)
 	if (j->sb_pblk >= ext2fs_blocks_count(fs->super) ||
 	    fs->blocksize < 1024)
 		return 0;
+	if (fs_probe_metadata_only(fs)) {
+		j->sb_absent = 1;
+		return 0;
+	}
 	err = ext2fs_get_mem(fs->blocksize, &j->sb_raw);
 	if (err)
 		return err;

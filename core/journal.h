@@ -27,6 +27,8 @@ struct e2l_journal {
 					 * or data runs (block-mapped) */
 	/* From the journal superblock (block 0 of the journal). */
 	int sb_valid;
+	int sb_absent;			/* not read: a metadata-only e2image
+					 * file does not hold it */
 	__u32 sb_blocktype, sb_blocksize, sb_maxlen, sb_first;
 	__u32 sb_sequence, sb_start, sb_errno;
 	__u32 sb_feature_compat, sb_feature_incompat, sb_feature_ro_compat;

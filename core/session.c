@@ -140,9 +140,12 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	 * descriptor when one is asked for, and session_need(NEED_GROUP_DESC)
 	 * reads the whole table.  libext2fs's threaded bitmap reading is only
 	 * enabled once the table is in memory (the on-demand block is one
-	 * static buffer).
+	 * static buffer).  An e2image file keeps its descriptors right after
+	 * its superblock, not where s_first_data_block says (which is where
+	 * the on-demand reads look), so it is read whole.
 	 */
-	if (!(flags & SESSION_RW) && !superblock && !s->debugfs)
+	if (!(flags & SESSION_RW) && !superblock && !s->debugfs &&
+	    !(open_flags & EXT2_FLAG_IMAGE_FILE))
 		open_flags |= EXT2_FLAG_SUPER_ONLY;
 	else
 		open_flags |= EXT2_FLAG_THREADS;
