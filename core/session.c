@@ -3,6 +3,7 @@
 #include "session.h"
 #include "e2l_err.h"
 #include "fs_probe.h"
+#include "fs_source.h"
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
@@ -21,12 +22,18 @@ void session_init(struct session *s, struct sink *out)
 	memset(s, 0, sizeof(*s));
 	s->out = out;
 	s->lock_fd = -1;
+	s->source_fd = -1;
 	e2l_err_init();
 }
 
 const char *session_prog(const struct session *s)
 {
 	return s->debugfs ? "debugfs" : "e2layout";
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->source_name ? s->source_name : s->device;
 }
 
 time_t session_now(const struct session *s)
@@ -78,9 +85,9 @@ static int group_desc_readable(ext2_filsys fs)
 	return err == 0;
 }
 
-errcode_t session_open(struct session *s, const char *device, unsigned flags,
-		       const char *undo_file, blk64_t superblock,
-		       unsigned blocksize)
+static errcode_t open_device(struct session *s, const char *device,
+			     unsigned flags, const char *undo_file,
+			     blk64_t superblock, unsigned blocksize)
 {
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
 			 s->extra_open_flags;
@@ -246,6 +253,29 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	return 0;
 }
 
+errcode_t session_open(struct session *s, const char *device, unsigned flags,
+		       const char *undo_file, blk64_t superblock,
+		       unsigned blocksize)
+{
+	char *open_as = NULL;
+	errcode_t err = 0;
+
+	if (s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
+	 * opens the named file as it is; so does -s) */
+	if (!s->debugfs && !superblock &&
+	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE))
+		err = fs_source_resolve(s, device, flags, &open_as);
+	if (!err)
+		err = open_device(s, open_as ? open_as : device, flags,
+				  undo_file, superblock, blocksize);
+	if (err)
+		fs_source_release(s);
+	free(open_as);
+	return err;
+}
+
 /* Reads every descriptor block into fs->group_desc, as ext2fs_open would
  * have, contiguous blocks in one read. */
 static errcode_t load_group_desc(ext2_filsys fs)
@@ -350,6 +380,7 @@ errcode_t session_close(struct session *s)
 	free(s->device);
 	free(s->undo_file);
 	s->device = s->undo_file = NULL;
+	fs_source_release(s);
 	s->loaded = 0;
 	session_unlock(s);	/* after the last write */
 	s->fs_changed = s->wrote = false;
