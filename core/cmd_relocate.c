@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <e2p/e2p.h>
 #include <string.h>
 
 /* The journal must be internal and clean (nothing to replay). */
@@ -115,6 +116,18 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 		out_error(s->out, argv[0], 0, "Usage: journal_relocate "
 			  "[--goal BLOCK | --group G | --middle | --start] "
 			  "[--size BLOCKS]");
+		return CMD_FAIL;
+	}
+	if (ext2fs_has_feature_journal(fs->super) && !ino) {
+		char uuid[37];
+
+		e2p_uuid_to_str(fs->super->s_journal_uuid, uuid);
+		out_error(s->out, argv[0], 0, "the journal is external (on "
+			  "the journal device with UUID %s): its blocks are "
+			  "on that device, not in this filesystem, so there "
+			  "is nothing here to move; to have an internal "
+			  "journal instead, tune2fs -O ^has_journal then "
+			  "tune2fs -J size=MB", uuid);
 		return CMD_FAIL;
 	}
 	if (!ext2fs_has_feature_journal(fs->super) || !ino) {

@@ -4,12 +4,14 @@
 #include "e2l_err.h"
 #include "fs_probe.h"
 #include "fs_source.h"
+#include "journal_ext.h"
 #include "live.h"
 #include "owner.h"
 #include "plan.h"
 #include "undo_guard.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -253,6 +255,36 @@ static errcode_t open_device(struct session *s, const char *device,
 	return 0;
 }
 
+/*
+ * A journal device (mke2fs -O journal_dev) holds no filesystem to open:
+ * what it holds is told instead (its layout and users), and the open
+ * fails.
+ */
+static errcode_t show_journal_device(struct session *s, const char *device)
+{
+	struct e2l_journal j = {.ext_user = -1};
+	char u[37];
+	errcode_t err;
+
+	err = journal_ext_read(device, &j);
+	if (err) {
+		out_error(s->out, "e2layout", err, "while reading the journal "
+			  "device %s", device);
+		journal_release(&j);
+		return err;
+	}
+	if (journal_user(&j, 0, u))
+		snprintf(u, sizeof(u), "no filesystem");
+	out_error(s->out, "e2layout", 0, "%s: this is an ext4 journal device "
+		  "(mke2fs -O journal_dev) used by UUID %s%s; it holds a "
+		  "journal, not a filesystem: open the filesystem (with "
+		  "--journal-dev %s) to see it with its journal", device, u,
+		  j.sb_nr_users > 1 ? " and others" : "", device);
+	journal_ext_print(s, &j);
+	journal_release(&j);
+	return E2L_ERR_BAD_ARGUMENT;
+}
+
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
@@ -265,8 +297,11 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
 	 * opens the named file as it is; so does -s) */
 	if (!s->debugfs && !superblock &&
-	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE))
+	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		if (journal_ext_is_device(device))
+			return show_journal_device(s, device);
 		err = fs_source_resolve(s, device, flags, &open_as);
+	}
 	if (!err)
 		err = open_device(s, open_as ? open_as : device, flags,
 				  undo_file, superblock, blocksize);
