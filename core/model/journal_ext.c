@@ -128,6 +128,13 @@ errcode_t journal_ext_find(struct session *s, struct e2l_journal *j)
 		return s->journal_dev ? ENOMEM : 0;
 	err = journal_ext_read(path, j);
 	free(path);
+	if (err && !s->journal_dev) {
+		/* what libblkid remembered is gone (a detached loop device,
+		 * an unplugged disk): not found */
+		free(j->ext_path);
+		j->ext_path = NULL;
+		return 0;
+	}
 	if (err == EXT2_ET_BAD_MAGIC) {
 		j->ext_mismatch = 1;
 		return E2L_ERR_BAD_ARGUMENT;
