@@ -89,7 +89,7 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	size_t o = 0;
 
 	human(a, sizeof(a), (unsigned long long)blocks * fs->blocksize);
-	tui_text(t, row++, x, w, R_HEAD, "%s", t->s->device);
+	tui_text(t, row++, x, w, R_HEAD, "%s", session_name(t->s));
 	tui_text(t, row++, x, w, R_NORMAL, "size %s: %llu blocks of %u "
 		 "bytes%s, %u inodes of %u bytes, label \"%.16s\"", a,
 		 (unsigned long long)blocks, fs->blocksize,
@@ -162,7 +162,7 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	mapw_legend(t, y + h - lh, x, w, 1);
 	snprintf(t->status, sizeof(t->status), "%s  |  %llu blocks per "
 		 "cell; click a cell or press 2 for the group map",
-		 t->s->device, (unsigned long long)m.bpc);
+		 session_name(t->s), (unsigned long long)m.bpc);
 }
 
 static int overview_key(struct tui *t, enum tui_action a, int ch)
