@@ -74,6 +74,22 @@ for label in gpt dos; do
 		fail "$label: the directory was not made"
 done
 
+# the TUI's header names the partition
+if command -v tmux >/dev/null 2>&1; then
+	sess=e2l-part-$$
+	tmux new-session -d -s "$sess" -x 120 -y 30 \
+		"$E2LAYOUT --partition 2 $T/gpt-2.img" || fail "tmux"
+	i=0
+	until tmux capture-pane -p -t "$sess" 2>/dev/null |
+		grep -q "^gpt-2.img partition 2 (GPT, offset $((s2 * 512)))\|partition 2 (GPT, offset $((s2 * 512)))"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { tmux capture-pane -p -t "$sess";
+			tmux kill-session -t "$sess"; fail "TUI header"; }
+		sleep 0.1
+	done
+	tmux kill-session -t "$sess"
+fi
+
 # --partition on a filesystem, and a disk with no ext2/3/4 partition
 "$E2LAYOUT" --partition 1 -R stats "$E2L_IMAGES/ext4.img" > "$T/out" 2>&1 &&
 	fail "--partition on a plain filesystem opened"
