@@ -177,6 +177,10 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 			 " (empty)", (int)j->sb_errno, j->sb_nr_users,
 			 j->sb_num_fc_blocks, jfeatures(feat, sizeof(feat)),
 			 j->sb_uuid);
+	else if (j->sb_absent)
+		tui_text(t, row++, x, w, R_DIM, "the journal superblock is "
+			 "not in this e2image file (it holds the metadata "
+			 "only)");
 	else
 		tui_text(t, row++, x, w, R_ERROR, "the journal superblock "
 			 "is not valid");
