@@ -151,6 +151,9 @@ static void print_one(struct session *s, blk64_t blk,
 			if (r->cls != OWN_XATTR)
 				json_u64(s->out, "logical_block", lblk);
 		}
+		if (fs_probe_metadata_only(s->fs))
+			json_bool(s->out, "in_image",
+				  image_holds(s, blk, r->cls));
 		json_obj_end(s->out);
 	}
 	out_printf(s->out, "%llu: %s, group %u", (unsigned long long)blk,
