@@ -11,10 +11,11 @@
 command -v losetup >/dev/null 2>&1 || skip "losetup is not installed"
 export MKE2FS_CONFIG=/dev/null
 jd=$T/jdev.img fs=$T/fs.img
-mke2fs -q -F -T default -O journal_dev -b 4096 -L jlabel "$jd" 4M \
+mke2fs -q -F -T default -O journal_dev -b 4096 -L jlabel "$jd" 8M \
 	>/dev/null 2>&1 || fail "mke2fs -O journal_dev"
 loop=$(losetup -f --show "$jd" 2>/dev/null) || skip "no loop device here"
-trap 'losetup -d "$loop" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+floop=""
+trap 'umount "$T/mnt" 2>/dev/null; [ -n "$floop" ] && losetup -d "$floop"; losetup -d "$loop" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 mke2fs -q -F -T default -O extent,has_journal -b 4096 -J device="$loop" \
 	"$fs" 32M >/dev/null 2>&1 || fail "mke2fs -J device=$loop"
 fsuuid=$(dumpe2fs -h "$fs" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
@@ -27,7 +28,7 @@ blkid -p "$loop" >/dev/null 2>&1	# (the cache learns it on lookup)
 grep -q "^External journal: UUID $juuid" "$T/j1" || fail "no UUID: $(cat "$T/j1")"
 grep -q "^Device $loop (found by its UUID)$" "$T/j1" ||
 	fail "not found by UUID: $(cat "$T/j1")"
-grep -q "^  blocks 2-1023: the log (1022 blocks, bytes 8192-4194303)$" "$T/j1" ||
+grep -q "^  blocks 2-2047: the log (2046 blocks, bytes 8192-8388607)$" "$T/j1" ||
 	fail "no log layout: $(cat "$T/j1")"
 grep -q "^    $fsuuid  (this filesystem)$" "$T/j1" ||
 	fail "this filesystem not among the users: $(cat "$T/j1")"
@@ -37,8 +38,20 @@ dumpe2fs "$jd" 2>/dev/null | grep -E '^(Journal features|Total journal blocks|Jo
 while IFS= read -r line; do
 	grep -qF "$line" "$T/j1" || fail "journal lacks dumpe2fs's: $line"
 done < "$T/dump"
-"$E2LAYOUT" --json -R journal "$fs" | jq -e '.result.device_path == "'"$loop"'" and .result.superblock.length == 1024' >/dev/null ||
+"$E2LAYOUT" --json -R journal "$fs" | jq -e '.result.device_path == "'"$loop"'" and .result.superblock.length == 2048' >/dev/null ||
 	fail "journal --json lacks the device"
+# live: mounted (the kernel finds the journal by its device number)
+if command -v mount >/dev/null 2>&1 && floop=$(losetup -f --show "$fs") &&
+   mkdir -p "$T/mnt" && mount -t ext4 "$floop" "$T/mnt" 2>/dev/null; then
+	"$E2LAYOUT" -R "live status" "$T/mnt" > "$T/live" 2>&1
+	grep -q "^Journal: *external on $loop, superblock at block 1, log blocks 2-2047$" "$T/live" ||
+		fail "live status: $(cat "$T/live")"
+	umount "$T/mnt"
+else
+	echo "note: could not mount the filesystem; live status not checked"
+fi
+[ -n "$floop" ] && losetup -d "$floop"
+floop=""
 losetup -d "$loop"
 
 # named with --journal-dev: the file itself
@@ -59,7 +72,7 @@ grep -q "is not this filesystem's journal (it wants the journal device with UUID
 	fail "a journal device opened as a filesystem"
 grep -q "this is an ext4 journal device (mke2fs -O journal_dev) used by UUID $fsuuid" "$T/d.err" ||
 	fail "journal device not named: $(cat "$T/d.err")"
-grep -q "^Journal device: $jd (1024 blocks of 4096 bytes, 4194304 bytes), label \"jlabel\"$" "$T/d.out" ||
+grep -q "^Journal device: $jd (2048 blocks of 4096 bytes, 8388608 bytes), label \"jlabel\"$" "$T/d.out" ||
 	fail "journal device layout: $(cat "$T/d.out")"
 
 # journal_relocate refuses, saying why
