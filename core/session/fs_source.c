@@ -5,6 +5,7 @@
 #include "e2l_err.h"
 
 #include <blkid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -289,6 +291,47 @@ out:
 	return n;
 }
 
+/*
+ * On a whole-disk block device, the kernel's node for partition no (found
+ * in sysfs: the disk's subdirectory whose "partition" file says no), so
+ * that the open sees the partition's mounts; a malloc'd "/dev/NAME", or
+ * NULL (an image file, or no such node: IMG?offset= then).
+ */
+static char *part_node(const char *device, int no)
+{
+	char dir[128], path[PATH_MAX], buf[32];
+	struct dirent *d;
+	struct stat st;
+	char *node = NULL;
+	DIR *dp;
+	FILE *f;
+
+	if (stat(device, &st) || !S_ISBLK(st.st_mode))
+		return NULL;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	dp = opendir(dir);
+	if (!dp)
+		return NULL;
+	while (!node && (d = readdir(dp))) {
+		if (d->d_name[0] == '.' ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s/partition",
+				     dir, d->d_name) >= sizeof(path))
+			continue;
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && atoi(buf) == no &&
+		    (size_t)snprintf(path, sizeof(path), "/dev/%s",
+				     d->d_name) < sizeof(path) &&
+		    !stat(path, &st) && S_ISBLK(st.st_mode))
+			node = strdup(path);
+		fclose(f);
+	}
+	closedir(dp);
+	return node;
+}
+
 static errcode_t from_parts(struct session *s, const char *device,
 			    char **open_as)
 {
@@ -346,7 +389,12 @@ static errcode_t from_parts(struct session *s, const char *device,
 		  "partition %d (%s, offset %llu bytes)", device, words,
 		  pick->no, pick->type[0] ? pick->type : "no filesystem "
 		  "recognised", pick->start);
-	if (asprintf(open_as, "%s?offset=%llu", device, pick->start) < 0) {
+	*open_as = part_node(device, pick->no);
+	if (*open_as)
+		out_error(s->out, "e2layout", 0, "(partition %d is %s)",
+			  pick->no, *open_as);
+	else if (asprintf(open_as, "%s?offset=%llu", device,
+			  pick->start) < 0) {
 		*open_as = NULL;
 		free(parts);
 		return ENOMEM;

@@ -74,6 +74,16 @@ for label in gpt dos; do
 		fail "$label: the directory was not made"
 done
 
+# a whole-disk block device (a loop device, as root) opens the same way
+if [ "$(id -u)" = 0 ] && loop=$(losetup -f --show "$T/gpt-2.img" 2>/dev/null); then
+	"$E2LAYOUT" --partition 2 -R stats "$loop" > "$T/blk" 2> "$T/blk.err"
+	rc=$?
+	losetup -d "$loop"
+	[ $rc = 0 ] || fail "--partition 2 on $loop: $(cat "$T/blk.err")"
+	grep -q "^Filesystem volume name: *second$" "$T/blk" ||
+		fail "the block device's partition 2 is not 'second'"
+fi
+
 # the TUI's header names the partition
 if command -v tmux >/dev/null 2>&1; then
 	sess=e2l-part-$$
