@@ -59,6 +59,27 @@ losetup -d "$loop"
 	fail "--journal-dev: $(cat "$T/j2")"
 grep -q "^Device $jd (--journal-dev)$" "$T/j2" || fail "--journal-dev: $(cat "$T/j2")"
 grep -q "^    $fsuuid  (this filesystem)$" "$T/j2" || fail "--journal-dev users"
+# the TUI's journal view (4) shows the same
+if command -v tmux >/dev/null 2>&1; then
+	sess=e2l-jdev-$$
+	tmux new-session -d -s "$sess" -x 120 -y 30 \
+		"$E2LAYOUT --journal-dev $jd $fs" || fail "tmux"
+	i=0
+	until tmux capture-pane -p -t "$sess" | grep -q "1 Overview"; do
+		i=$((i + 1)); [ $i -lt 100 ] || fail "no TUI"; sleep 0.1
+	done
+	tmux send-keys -t "$sess" 4
+	i=0
+	until tmux capture-pane -p -t "$sess" |
+		grep -q "^Journal superblock at block 1; log blocks 2-2047 (2046 blocks)"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { tmux capture-pane -p -t "$sess";
+			tmux kill-session -t "$sess"; fail "TUI journal view"; }
+		sleep 0.1
+	done
+	tmux kill-session -t "$sess"
+fi
+
 # not found: said so; another file: refused with the reason
 "$E2LAYOUT" -R journal "$fs" > "$T/j3" 2>&1
 grep -q "journal-dev PATH" "$T/j3" || fail "not found, not said: $(cat "$T/j3")"
