@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "fs_probe.h"
 #include "map.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -177,13 +178,17 @@ static int do_map(struct session *s, int argc, char **argv)
 			   (unsigned long long)cells[i].first, line);
 	}
 	print_legend(s, totals);
-	if (fs_probe_metadata_only(s->fs))
+	if (fs_probe_metadata_only(s->fs)) {
 		out_printf(s->out, "This is an e2image file: it holds the "
 			   "superblock, descriptors, bitmaps and inode tables "
 			   "only.\nThe other classes are placed from the "
-			   "inodes; their blocks' content is not in it%s.\n",
-			   totals[OWN_UNKNOWN] ? " (\"used, owner unknown\": "
-			   "the map of its inode is not in it either)" : "");
+			   "inodes; their blocks' content is not in it.\n");
+		if (owner_absent_inodes(s))
+			out_printf(s->out, "%lu inode(s) keep their block map "
+				   "in blocks it does not hold: their blocks "
+				   "are \"used, owner unknown\".\n",
+				   owner_absent_inodes(s));
+	}
 out:
 	free(cells);
 	free(line);
