@@ -2,6 +2,7 @@
  * features, mount and health state, counts, the journal's extent count, the
  * fragmentation score) above a small whole-device map with its legend. */
 #include "tui_int.h"
+#include "fs_probe.h"
 
 #include <e2p/e2p.h>
 #include <stdlib.h>
@@ -113,8 +114,10 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 			      " read-only" : "");
 	else
 		o += snprintf(state + o, sizeof(state) - o, ", not mounted");
-	snprintf(state + o, sizeof(state) - o, "; opened %s",
-		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only");
+	snprintf(state + o, sizeof(state) - o, "; opened %s%s",
+		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only",
+		 fs_probe_metadata_only(fs) ? "; an e2image file: metadata "
+		 "only, no file, directory or journal block content" : "");
 	tui_text(t, row++, x, w,
 		 (sb->s_state & EXT2_ERROR_FS) ? R_ERROR : R_NORMAL,
 		 "state: %s", state);

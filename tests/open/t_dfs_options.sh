@@ -58,7 +58,7 @@ tui() {	# EXPECTED ARGS...
 	done
 	tmux kill-session -t "$sess"
 }
-tui "journal: inode <8>" -i "$T/ext4.e2i"
+tui "an e2image file: metadata only" -i "$T/ext4.e2i"
 tui "state: clean" -n "$T/bad.img"
 tui "state: clean" -D "$img"
 exit 0
