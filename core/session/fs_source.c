@@ -33,6 +33,8 @@ static int sniff(const char *device)
 		return -1;
 	n = pread(fd, b, sizeof(b), 0);
 	close(fd);
+	if (n < 0)
+		return -1;	/* a directory (a mount point), ... */
 	if (n >= 4 && !memcmp(b, "QFI\xfb", 4))
 		return 1;
 	if (n == (ssize_t)sizeof(b) && b[EXT2_MAGIC_OFF] == 0x53 &&
