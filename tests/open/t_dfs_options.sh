@@ -44,19 +44,23 @@ check "-i -d" -i -d "$img" -- "$T/ext4.e2i" "stat <2>"
 
 # the TUI: -i shows the group descriptors as they are, -n opens bad.img
 command -v tmux >/dev/null 2>&1 || exit 0
+# a server of its own for each screen (a new session racing a server that
+# is exiting fails), killed on every exit
+n=0
+trap 'tmux -L "e2l-opt-$$-$n" kill-server 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 tui() {	# EXPECTED ARGS...
 	want=$1; shift
-	sess=e2l-opt-$$
-	tmux new-session -d -s "$sess" -x 120 -y 30 "$E2LAYOUT $*" ||
-		fail "tmux"
+	n=$((n + 1))
+	tm="tmux -L e2l-opt-$$-$n -f /dev/null"
+	$tm new-session -d -s s -x 120 -y 30 "$E2LAYOUT $*" || fail "tmux"
 	i=0
-	until tmux capture-pane -p -t "$sess" 2>/dev/null | grep -q "$want"; do
+	until $tm capture-pane -p -t s 2>/dev/null | grep -q "$want"; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || { tmux capture-pane -p -t "$sess";
-			tmux kill-session -t "$sess"; fail "TUI $*: no '$want'"; }
+		[ $i -lt 150 ] || { $tm capture-pane -p -t s;
+			$tm kill-server; fail "TUI $*: no '$want'"; }
 		sleep 0.1
 	done
-	tmux kill-session -t "$sess"
+	$tm kill-server
 }
 tui "an e2image file: metadata only" -i "$T/ext4.e2i"
 tui "state: clean" -n "$T/bad.img"

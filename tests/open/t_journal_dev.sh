@@ -15,7 +15,7 @@ mke2fs -q -F -T default -O journal_dev -b 4096 -L jlabel "$jd" 8M \
 	>/dev/null 2>&1 || fail "mke2fs -O journal_dev"
 loop=$(losetup -f --show "$jd" 2>/dev/null) || skip "no loop device here"
 floop=""
-trap 'umount "$T/mnt" 2>/dev/null; [ -n "$floop" ] && losetup -d "$floop"; losetup -d "$loop" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+trap 'tmux -L "e2l-jdev-$$" kill-server 2>/dev/null; umount "$T/mnt" 2>/dev/null; [ -n "$floop" ] && losetup -d "$floop"; losetup -d "$loop" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 mke2fs -q -F -T default -O extent,has_journal -b 4096 -J device="$loop" \
 	"$fs" 32M >/dev/null 2>&1 || fail "mke2fs -J device=$loop"
 fsuuid=$(dumpe2fs -h "$fs" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
@@ -60,24 +60,24 @@ losetup -d "$loop"
 grep -q "^Device $jd (--journal-dev)$" "$T/j2" || fail "--journal-dev: $(cat "$T/j2")"
 grep -q "^    $fsuuid  (this filesystem)$" "$T/j2" || fail "--journal-dev users"
 # the TUI's journal view (4) shows the same
+tm="tmux -L e2l-jdev-$$ -f /dev/null"
 if command -v tmux >/dev/null 2>&1; then
-	sess=e2l-jdev-$$
-	tmux new-session -d -s "$sess" -x 120 -y 30 \
+	$tm new-session -d -s s -x 120 -y 30 \
 		"$E2LAYOUT --journal-dev $jd $fs" || fail "tmux"
 	i=0
-	until tmux capture-pane -p -t "$sess" | grep -q "1 Overview"; do
-		i=$((i + 1)); [ $i -lt 100 ] || fail "no TUI"; sleep 0.1
+	until $tm capture-pane -p -t s 2>/dev/null | grep -q "1 Overview"; do
+		i=$((i + 1)); [ $i -lt 150 ] || fail "no TUI"; sleep 0.1
 	done
-	tmux send-keys -t "$sess" 4
+	$tm send-keys -t s 4
 	i=0
-	until tmux capture-pane -p -t "$sess" |
+	until $tm capture-pane -p -t s 2>/dev/null |
 		grep -q "^Journal superblock at block 1; log blocks 2-2047 (2046 blocks)"; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || { tmux capture-pane -p -t "$sess";
-			tmux kill-session -t "$sess"; fail "TUI journal view"; }
+		[ $i -lt 150 ] || { $tm capture-pane -p -t s;
+			$tm kill-server; fail "TUI journal view"; }
 		sleep 0.1
 	done
-	tmux kill-session -t "$sess"
+	$tm kill-server
 fi
 
 # not found: said so; another file: refused with the reason

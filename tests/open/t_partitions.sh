@@ -86,18 +86,19 @@ fi
 
 # the TUI's header names the partition
 if command -v tmux >/dev/null 2>&1; then
-	sess=e2l-part-$$
-	tmux new-session -d -s "$sess" -x 120 -y 30 \
+	tm="tmux -L e2l-part-$$ -f /dev/null"
+	trap '$tm kill-server 2>/dev/null; rm -rf "$T"' EXIT INT TERM
+	$tm new-session -d -s s -x 120 -y 30 \
 		"$E2LAYOUT --partition 2 $T/gpt-2.img" || fail "tmux"
 	i=0
-	until tmux capture-pane -p -t "$sess" 2>/dev/null |
-		grep -q "^gpt-2.img partition 2 (GPT, offset $((s2 * 512)))\|partition 2 (GPT, offset $((s2 * 512)))"; do
+	until $tm capture-pane -p -t s 2>/dev/null |
+		grep -q "partition 2 (GPT, offset $((s2 * 512)))"; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || { tmux capture-pane -p -t "$sess";
-			tmux kill-session -t "$sess"; fail "TUI header"; }
+		[ $i -lt 150 ] || { $tm capture-pane -p -t s;
+			$tm kill-server; fail "TUI header"; }
 		sleep 0.1
 	done
-	tmux kill-session -t "$sess"
+	$tm kill-server
 fi
 
 # --partition on a filesystem, and a disk with no ext2/3/4 partition
