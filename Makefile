@@ -49,7 +49,7 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
 
 BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
-CORE_SRC   := $(sort $(shell find core -name '*.c'))
+CORE_SRC   := $(sort $(shell find core labs -name '*.c' 2>/dev/null))
 CMD_SRC    := $(CORE_SRC)
 HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
 FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
