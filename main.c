@@ -12,7 +12,7 @@
 #include "core/demo.h"
 #include "core/dfs_open.h"
 #include "core/help.h"
-#include "core/lab.h"
+#include "lab.h"
 #include "debugfs-compat/shell.h"
 #include "tui/tui.h"
 
@@ -33,7 +33,8 @@ static void usage(FILE *f)
 "       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
 "       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"
 "       e2layout mkdemo [--seed N] [--force] PATH\n"
-"       e2layout lab list | start NAME [DIR] | check NAME IMAGE | hint NAME [N]\n"
+"       e2layout lab list | show NAME | start NAME [DIR] | check NAME IMAGE\n"
+"                    | hint NAME [N] | reset | validate | class (help labs)\n"
 "       e2layout --man | --complete-words\n"
 "\n"
 "Options:\n"
