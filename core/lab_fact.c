@@ -481,6 +481,17 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		end--;
 	if (e == end)
 		return "empty fact";
+	if (*e == '"') {
+		/* "text": a literal (owner(B) == "itable") */
+		if (end - e < 2 || end[-1] != '"')
+			return "no closing \"";
+		if (im) {
+			strbuf_reset(&f->s);
+			strbuf_add(&f->s, e + 1, end - e - 2);
+			f->isnum = 0;
+		}
+		return NULL;
+	}
 	if (isdigit((unsigned char)*e)) {
 		n = strtoull(e, &num_end, 0);
 		if (num_end != end)

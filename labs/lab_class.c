@@ -171,6 +171,8 @@ int lab_class(const char *dir, int json, struct sink *out)
 		if (e->rc)
 			snprintf(note + strlen(note), sizeof(note) -
 				 strlen(note), "%s", e->first);
+		else if (strlen(note) >= 2)
+			note[strlen(note) - 2] = 0;	/* the last "; " */
 		if (json) {
 			strbuf_printf(&js, "%s{\"trainee\":", i ? "," : "");
 			json_quote(&js, e->who);

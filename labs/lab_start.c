@@ -62,6 +62,26 @@ static void clear_worked(const struct lab *lab, const char *dir,
 	}
 }
 
+/* mkdir -p dir; 0 or errno. */
+static int make_dirs(const char *dir)
+{
+	char buf[4096], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
 errcode_t lab_start(struct lab *lab, const char *dir, const char *trainee,
 		    int force, char **img, struct sink *out)
 {
@@ -83,8 +103,8 @@ errcode_t lab_start(struct lab *lab, const char *dir, const char *trainee,
 		snprintf(name, sizeof(name), "%s", trainee);
 	else
 		random_trainee(name, sizeof(name));
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		err = errno;
+	err = make_dirs(dir);
+	if (err) {
 		out_error(out, "lab", err, "while making %s", dir);
 		return err;
 	}
