@@ -7,6 +7,7 @@
 #include "trace.h"
 #include "workload.h"
 
+#include <e2p/e2p.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -130,6 +131,8 @@ static void print_summary(struct session *s, const struct trace_rec *r,
 
 	trace_summarize(s->fs, r, &sum);
 	if (sink_is_json(s->out)) {
+		/* which filesystem was traced (a lab's evidence names it) */
+		json_str(s->out, "uuid", e2p_uuid2str(s->fs->super->s_uuid));
 		json_double(s->out, "seconds", r->seconds);
 		json_u64(s->out, "requests", r->requests);
 		json_u64(s->out, "mballoc", r->mballoc);

@@ -45,6 +45,12 @@ static int same_value(const char *a, const char *b)
 	char p[4096], q[4096];
 	int eq;
 
+	/* yes and no answer a question whose fact is 1 or 0 */
+	squeeze(a, p, sizeof(p), 1);
+	if (!strcmp(p, "yes") || !strcmp(p, "no")) {
+		squeeze(b, q, sizeof(q), 1);
+		return !strcmp(q, p[0] == 'y' ? "1" : "0");
+	}
 	if (!lab_norm_set(a, &x) && !lab_norm_set(b, &y)) {
 		eq = !strcmp(x.buf, y.buf);
 		goto out;
@@ -269,6 +275,13 @@ static int one_check(struct ctx *c, const char *expr)
 	}
 	if (sscanf(expr, "answer %255s = %511[^\n]", key, want) == 2)
 		return check_answer(c, key, want);
+	if (sscanf(expr, "answered %255s", key) == 1) {
+		if (answer_of(c, key, want, sizeof(want)) && *want)
+			return 0;
+		strbuf_printf(&c->msg, "no answer (write \"%s = ...\" in the "
+			      "answers file)", key);
+		return 1;
+	}
 	return relation(c, expr);
 }
 
@@ -286,6 +299,8 @@ const char *lab_check_known(const char *line)
 		return lab_fact_known(expr + 10);
 	if (sscanf(expr, "answer %255s = %511[^\n]", key, want) == 2)
 		return *want == '"' ? NULL : lab_fact_known(want);
+	if (sscanf(expr, "answered %255s", key) == 1)
+		return NULL;
 	o = find_cmp(expr, &n);
 	if (!o || o - expr >= (long)sizeof(left))
 		return "not a check (FACT OP FACT, answer KEY = FACT, fsck "
@@ -411,7 +426,7 @@ int lab_check_lines(struct lab *lab, const char *key, const char *image,
 		return 2;
 	}
 	for (i = 0; (v = lab_get(lab, key, "", i)); i++)
-		uses_answers |= !strncmp(v, "answer ", 7);
+		uses_answers |= !strncmp(v, "answer", 6);
 	if (!answers && uses_answers)
 		answers = apath = lab_path_beside(image, ".answers");
 	if (answers) {

@@ -448,6 +448,9 @@ static const char *const inode_fields[] = {
 static const char *const journal_fields[] = {
 	"extents", "blocks", "start", "runs", "inode", "sequence", NULL
 };
+static const char *const trace_fields[] = {
+	"uuid", "first", "group", "inode", "blocks", NULL
+};
 static const char *const flex_fields[] = {
 	"layout", "packed", "islands", NULL
 };
@@ -523,7 +526,8 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 			return "unexpected text after )";
 		field = close + 1 < end ? close + 2 : end;
 		hasarg = 1;
-		if (!strcmp(name, "file") && open[1] == '/') {
+		if ((!strcmp(name, "file") && open[1] == '/') ||
+		    !strcmp(name, "trace")) {
 			if (close - open - 1 >= (long)sizeof(path))
 				return "path too long";
 			snprintf(path, sizeof(path), "%.*s",
@@ -561,6 +565,9 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	} else if (!strcmp(name, "inode")) {
 		if (!among(inode_fields, field, nl))
 			return "unknown inode field";
+	} else if (!strcmp(name, "trace")) {
+		if (!among(trace_fields, field, nl))
+			return "unknown trace field";
 	} else if (!strcmp(name, "flex")) {
 		if (!among(flex_fields, field, nl))
 			return "unknown flex field";
@@ -575,6 +582,10 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	}
 	if (!im)
 		return NULL;
+	if (!strcmp(name, "trace")) {
+		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
+		return lab_fact_trace(im->image, path, name, f);
+	}
 	s = image_for(im, tag, taglen);
 	if (!s || !s->fs)
 		return "cannot open the image it is about";
@@ -640,6 +651,53 @@ static const char *find_op(const char *e, size_t len, const char *ops)
 	return best;
 }
 
+/* " == " or " != " outside parentheses and brackets, or NULL. */
+static const char *find_eq(const char *e, size_t len)
+{
+	int depth = 0, in_br = 0;
+	size_t i;
+
+	for (i = 1; i + 3 < len; i++) {
+		if (e[i] == '(')
+			depth++;
+		else if (e[i] == ')')
+			depth--;
+		else if (e[i] == '[')
+			in_br = 1;
+		else if (e[i] == ']')
+			in_br = 0;
+		else if (!depth && !in_br && e[i - 1] == ' ' &&
+			 (e[i] == '=' || e[i] == '!') && e[i + 1] == '=' &&
+			 e[i + 2] == ' ')
+			return e + i;
+	}
+	return NULL;
+}
+
+/* A == B, A != B inside an expression: 1 or 0 (numbers as numbers,
+ * anything else as text). */
+static const char *eq_eval(struct lab_images *im, const char *e, size_t len,
+			   const char *op, struct lab_fact *f)
+{
+	struct lab_fact r = {{0}, 0, 0};
+	const char *why;
+	int same;
+
+	why = expr_eval(im, e, op - e, f);
+	if (!why)
+		why = expr_eval(im, op + 2, e + len - op - 2, &r);
+	if (!why && im) {
+		if (f->isnum && r.isnum)
+			same = f->n == r.n;
+		else
+			same = !strcmp(f->s.buf ? f->s.buf : "",
+				       r.s.buf ? r.s.buf : "");
+		set_num(f, same == (*op == '='));
+	}
+	strbuf_free(&r.s);
+	return why;
+}
+
 static const char *expr_eval(struct lab_images *im, const char *e,
 			     size_t len, struct lab_fact *f)
 {
@@ -654,6 +712,9 @@ static const char *expr_eval(struct lab_images *im, const char *e,
 	/* ( EXPR ): a group. */
 	if (len && *e == '(' && (end = closing(e)) && end == e + len - 1)
 		return expr_eval(im, e + 1, len - 2, f);
+	op = find_eq(e, len);
+	if (op)
+		return eq_eval(im, e, len, op, f);
 	op = find_op(e, len, "+-");
 	if (!op)
 		op = find_op(e, len, "*/%");

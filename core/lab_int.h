@@ -38,6 +38,10 @@ const char *lab_fact_eval(struct lab_images *im, const char *e,
 /* NULL when e is a well-formed expression of known facts, else why not
  * (nothing is read: lab load and lab validate). */
 const char *lab_fact_known(const char *e);
+/* trace(NAME).field of NAME.json beside image (uuid, first, group,
+ * inode, blocks of the file the traced command wrote); NULL or why not. */
+const char *lab_fact_trace(const char *image, const char *name,
+			   const char *field, struct lab_fact *f);
 /* A 64-bit checksum of a file's content and size, as 16 hex digits. */
 errcode_t lab_file_sum(ext2_filsys fs, ext2_ino_t ino, char out[17]);
 
