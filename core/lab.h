@@ -58,6 +58,12 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 char *lab_recipe_expand(const char *line, uint64_t seed, const char *where,
 			struct sink *out);
 
+/* The recipe steps that damage a scenario (lab_damage.c): delete PATH,
+ * corrupt links PATH N | free_blocks N | bitmap PATH, dirty_journal PATH. */
+errcode_t lab_step_delete(ext2_filsys fs, const char *path);
+errcode_t lab_step_corrupt(ext2_filsys fs, char **w, int n);
+errcode_t lab_step_dirty_journal(ext2_filsys fs, const char *path);
+
 /* 1 when word is a recipe step (mkfs, journal, file, ...). */
 int lab_recipe_step_known(const char *word);
 

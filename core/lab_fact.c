@@ -226,6 +226,8 @@ static const char *fact_journal(ext2_filsys fs, const char *field,
 		set_num(f, j.next ? j.ext[0].pblk : 0);
 	else if (!strcmp(field, "inode"))
 		set_num(f, j.ino);
+	else if (!strcmp(field, "dirty") && j.sb_valid)
+		set_num(f, j.sb_start != 0);
 	else if (!strcmp(field, "sequence") && j.sb_valid)
 		set_num(f, j.sb_sequence);
 	else if (!strcmp(field, "sequence"))
@@ -258,13 +260,25 @@ static const char *fact_inode(ext2_filsys fs, unsigned long long ino,
 		set_num(f, ext2fs_inode_table_loc(fs, g) + off / fs->blocksize);
 	} else if (!strcmp(field, "offset")) {
 		set_num(f, off % fs->blocksize);
+	} else if (!strcmp(field, "sum")) {
+		char sum[17];
+
+		/* a deleted inode's too, while its block map stays */
+		if (ext2fs_read_inode(fs, ino, &inode) ||
+		    !LINUX_S_ISREG(inode.i_mode))
+			return "not a regular file's inode";
+		if (lab_file_sum(fs, ino, sum))
+			return "cannot read its data";
+		strbuf_reset(&f->s);
+		strbuf_printf(&f->s, "%s", sum);
+		f->isnum = 0;
 	} else if (!strcmp(field, "links") || !strcmp(field, "size") ||
-		   !strcmp(field, "generation")) {
+		   !strcmp(field, "generation") || !strcmp(field, "dtime")) {
 		if (ext2fs_read_inode(fs, ino, &inode))
 			return "cannot read the inode";
 		set_num(f, field[0] == 'l' ? inode.i_links_count :
 			field[0] == 's' ? EXT2_I_SIZE(&inode) :
-			inode.i_generation);
+			field[0] == 'd' ? inode.i_dtime : inode.i_generation);
 	} else {
 		return "unknown inode field";
 	}
@@ -280,6 +294,25 @@ static void add_uuid(struct lab_fact *f, const unsigned char *u)
 	for (i = 0; i < 16; i++)
 		strbuf_printf(&f->s, "%s%02x", i == 4 || i == 6 || i == 8 ||
 			      i == 10 ? "-" : "", u[i]);
+}
+
+/* deleted: the first inode of a deleted regular file (links 0, dtime
+ * set, its mode kept), 0 when there is none. */
+static const char *fact_deleted(ext2_filsys fs, struct lab_fact *f)
+{
+	ext2_inode_scan scan;
+	struct ext2_inode inode;
+	ext2_ino_t ino, found = 0;
+
+	if (ext2fs_open_inode_scan(fs, 0, &scan))
+		return "cannot scan the inodes";
+	while (!found && !ext2fs_get_next_inode(scan, &ino, &inode) && ino)
+		if (ino >= EXT2_FIRST_INO(fs->super) && !inode.i_links_count &&
+		    inode.i_dtime && LINUX_S_ISREG(inode.i_mode))
+			found = ino;
+	ext2fs_close_inode_scan(scan);
+	set_num(f, found);
+	return NULL;
 }
 
 /* The facts of the superblock and of groups: NULL when known, else why
@@ -317,6 +350,8 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			add_uuid(f, (const unsigned char *)sb->s_hash_seed);
 		else if (!strcmp(name, "fs.mkfs_time"))
 			set_num(f, sb->s_mkfs_time);
+		else if (!strcmp(name, "deleted"))
+			return fact_deleted(fs, f);
 		else if (!strcmp(name, "sb_backups")) {
 			strbuf_reset(&f->s);
 			f->isnum = 0;
@@ -432,7 +467,8 @@ static const char *expr_eval(struct lab_images *im, const char *e,
 static const char *const fs_names[] = {
 	"groups", "blocks_count", "blocks_per_group", "inodes_per_group",
 	"first_data_block", "block_size", "inode_size", "groups_per_flex",
-	"fs.uuid", "fs.hash_seed", "fs.mkfs_time", "sb_backups", NULL
+	"fs.uuid", "fs.hash_seed", "fs.mkfs_time", "sb_backups", "deleted",
+	NULL
 };
 static const char *const group_names[] = {
 	"group_first", "group_last", "gdt", "inode_table", "block_bitmap",
@@ -443,10 +479,12 @@ static const char *const file_fields[] = {
 	"unwritten_blocks", "written", "first", "group", NULL
 };
 static const char *const inode_fields[] = {
-	"group", "table_block", "offset", "links", "size", "generation", NULL
+	"group", "table_block", "offset", "links", "size", "generation",
+	"dtime", "sum", NULL
 };
 static const char *const journal_fields[] = {
-	"extents", "blocks", "start", "runs", "inode", "sequence", NULL
+	"extents", "blocks", "start", "runs", "inode", "sequence", "dirty",
+	NULL
 };
 static const char *const trace_fields[] = {
 	"uuid", "first", "group", "inode", "blocks", NULL

@@ -290,7 +290,8 @@ bad:
 int lab_recipe_step_known(const char *word)
 {
 	static const char *const steps[] = {
-		"mkfs", "noflex", "journal", "file", "dir", NULL
+		"mkfs", "noflex", "journal", "file", "dir", "delete",
+		"corrupt", "dirty_journal", NULL
 	};
 	const char *const *p;
 
@@ -406,6 +407,12 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			ext2_ino_t ino;
 
 			err = mkdirs(r.d.fs, w[1], &ino);
+		} else if (!strcmp(w[0], "delete") && n == 2) {
+			err = lab_step_delete(r.d.fs, w[1]);
+		} else if (!strcmp(w[0], "corrupt")) {
+			err = lab_step_corrupt(r.d.fs, w, n);
+		} else if (!strcmp(w[0], "dirty_journal") && n == 2) {
+			err = lab_step_dirty_journal(r.d.fs, w[1]);
 		} else {
 			out_error(out, "lab", 0, "%s: unknown step %s", where,
 				  w[0]);
