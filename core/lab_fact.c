@@ -172,6 +172,30 @@ static const char *fact_file(struct session *s, const char *path,
 		strbuf_reset(&f->s);
 		strbuf_printf(&f->s, "%s", sum);
 		f->isnum = 0;
+	} else if (!strcmp(field, "depth") ||
+		   !strcmp(field, "leaf_entries")) {
+		struct ext3_extent_header *eh = (void *)inode.i_block;
+		ext2_extent_handle_t h;
+		struct ext2fs_extent e;
+		unsigned long long nleaf = 0;
+		int op = EXT2_EXTENT_ROOT;
+
+		if (!(inode.i_flags & EXT4_EXTENTS_FL))
+			return "not extent-mapped";
+		if (field[0] == 'd') {
+			set_num(f, ext2fs_le16_to_cpu(eh->eh_depth));
+			return NULL;
+		}
+		if (ext2fs_extent_open(fs, ino, &h))
+			return "cannot read its extent tree";
+		while (!ext2fs_extent_get(h, op, &e)) {
+			op = EXT2_EXTENT_NEXT;
+			if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
+			    !(e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT))
+				nleaf++;
+		}
+		ext2fs_extent_free(h);
+		set_num(f, nleaf);
 	} else if (!strcmp(field, "extents") || !strcmp(field, "blocks")) {
 		if (frag_file_get(s, ino, &ff))
 			return "cannot read its blocks";
@@ -476,7 +500,8 @@ static const char *const group_names[] = {
 };
 static const char *const file_fields[] = {
 	"exists", "ino", "size", "sum", "extents", "blocks", "unwritten",
-	"unwritten_blocks", "written", "first", "group", NULL
+	"unwritten_blocks", "written", "first", "group", "depth",
+	"leaf_entries", NULL
 };
 static const char *const inode_fields[] = {
 	"group", "table_block", "offset", "links", "size", "generation",
