@@ -104,7 +104,8 @@ errcode_t lab_step_corrupt(ext2_filsys fs, char **w, int n)
 }
 
 struct pending {
-	unsigned char *buf;
+	unsigned char *buf;	/* the block's new content */
+	unsigned size;		/* the block size */
 };
 
 static errcode_t pending_block(void *ctx, size_t i, unsigned char *buf)
@@ -112,7 +113,7 @@ static errcode_t pending_block(void *ctx, size_t i, unsigned char *buf)
 	struct pending *p = ctx;
 
 	(void)i;
-	memcpy(buf, p->buf, strlen((char *)p->buf) + 1);
+	memcpy(buf, p->buf, p->size);
 	return 0;
 }
 
@@ -137,6 +138,7 @@ errcode_t lab_step_dirty_journal(ext2_filsys fs, const char *path)
 		return err;
 	if (!blk)
 		return EXT2_ET_FILE_NOT_FOUND;
+	p.size = fs->blocksize;
 	p.buf = calloc(1, fs->blocksize);
 	if (!p.buf)
 		return ENOMEM;
