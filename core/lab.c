@@ -43,6 +43,10 @@ static errcode_t lab_lint(const struct lab *lab, struct sink *out)
 			;
 		if (!*k) {
 			why = "unknown key";
+		} else if (strlen(ll->val) > 1000 &&
+			   strcmp(ll->key, "goal") && strcmp(ll->key, "step") &&
+			   strcmp(ll->key, "hint") && strcmp(ll->key, "solution")) {
+			why = "longer than 1000 characters";
 		} else if (!strcmp(ll->key, "check") ||
 			   !strcmp(ll->key, "claim")) {
 			why = lab_check_known(ll->val);

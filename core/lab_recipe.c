@@ -263,8 +263,12 @@ char *lab_recipe_expand(const char *line, uint64_t seed, const char *where,
 		    (tail[0] == '}' || sscanf(strchr(open, ':') + 1,
 					      "%llu%1[}]", &step, tail) == 2) &&
 		    lo <= hi && step) {
-			strbuf_printf(&sb, "%llu",
-				      lo + (v % ((hi - lo) / step + 1)) * step);
+			unsigned long long span = (hi - lo) / step;
+
+			/* span + 1 choices (any v when that overflows) */
+			if (span < ~0ULL)
+				v %= span + 1;
+			strbuf_printf(&sb, "%llu", lo + v * step);
 		} else {
 			for (n = 1, q = open + 1; q < close; q++)
 				n += *q == '|';

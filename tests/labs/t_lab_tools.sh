@@ -77,6 +77,20 @@ for bad in "check: file(/etc/motd).colour == 1" "recipe: format /dev/sda" "solut
 	grep -q "bad.lab line" "$T/bad.out" || { cat "$T/bad.out"; fail "no line named for \"$bad\""; }
 done
 rm -f "$T/mylabs/bad.lab"
+# hostile labs: a deep expression, a choice spanning every number, a
+# broken choice; refused with a message, never a crash
+deep=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "("; printf "1"; for (i = 0; i < 3000; i++) printf ")" }')
+for bad in "claim: $deep == 1" "recipe: file /x size={0..18446744073709551615}" "recipe: file /x size={1..}" "recipe: file /x size={|}"; do
+	{ grep -v "^recipe: file\|^claim\|^check" "$T/mylabs/inodes.lab"; echo "$bad"; echo "check: files kept"; } > "$T/hostile.lab"
+	"$E2LAYOUT" lab validate "$T/hostile.lab" --seeds 1 > "$T/hostile.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || { cut -c1-300 "$T/hostile.out"; fail "a hostile lab ($(echo "$bad" | cut -c1-40)...) exits $rc, not 1"; }
+done
+# a garbage state file: the scenario check says so
+USER=gus q start where "$T/gus" >/dev/null || fail "start gus"
+head -c 3000 /dev/urandom > "$T/gus/where.state"
+q check where "$T/gus/where.img" > "$T/gus.out" 2>&1
+[ $? -eq 1 ] && grep -q "is not a lab state" "$T/gus.out" || { cat "$T/gus.out"; fail "a garbage state file"; }
 # a false claim fails lab validate, naming it
 sed 's/^claim: file(\/etc\/motd).exists == 1/claim: groups > 1000/' "$T/mylabs/inodes.lab" > "$T/false.lab"
 q validate "$T/false.lab" --seeds 1 > "$T/false.out" 2>&1 && fail "lab validate passed a false claim"
