@@ -102,6 +102,46 @@ static errcode_t mkdirs(ext2_filsys fs, const char *path, ext2_ino_t *ino)
 	return 0;
 }
 
+/* dir PATH [group=G]: directories, parents included; with group= the
+ * last one's inode is taken from group G's inode table (and the files
+ * made in it after it, as libext2fs allocates near their directory). */
+static errcode_t step_dir(struct recipe *r, char **w, int n)
+{
+	ext2_filsys fs = r->d.fs;
+	unsigned long long group;
+	char parent[256], *name;
+	ext2_ino_t dir, ino;
+	errcode_t err;
+
+	if (num_opt(r, w, n, "group", ~0ULL, &group))
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (group == ~0ULL)
+		return mkdirs(fs, w[1], &ino);
+	if (group >= fs->group_desc_count || *w[1] != '/' ||
+	    strlen(w[1]) >= sizeof(parent)) {
+		out_error(r->out, "lab", 0, "%s: dir needs an absolute path "
+			  "and a group that exists", r->where);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	snprintf(parent, sizeof(parent), "%s", w[1]);
+	name = strrchr(parent, '/');
+	*name++ = 0;
+	if (!*name)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = mkdirs(fs, parent, &dir);
+	if (!err)
+		err = ext2fs_new_inode(fs, group * fs->super->s_inodes_per_group
+				       + 1, LINUX_S_IFDIR | 0755, 0, &ino);
+	if (!err)
+		err = ext2fs_mkdir(fs, dir, ino, name);
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, dir);
+		if (!err)
+			err = ext2fs_mkdir(fs, dir, ino, name);
+	}
+	return err;
+}
+
 /* Gives the journal superblock a sequence number of this scenario's own
  * (a journal that has been used): a journal made afresh starts at 1, so
  * the journal lab can tell its journal from a recreated one. */
@@ -407,10 +447,8 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			err = step_journal(&r, w, n);
 		} else if (!strcmp(w[0], "file")) {
 			err = step_file(&r, w, n);
-		} else if (!strcmp(w[0], "dir") && n == 2) {
-			ext2_ino_t ino;
-
-			err = mkdirs(r.d.fs, w[1], &ino);
+		} else if (!strcmp(w[0], "dir") && (n == 2 || n == 3)) {
+			err = step_dir(&r, w, n);
 		} else if (!strcmp(w[0], "delete") && n == 2) {
 			err = lab_step_delete(r.d.fs, w[1]);
 		} else if (!strcmp(w[0], "corrupt")) {
