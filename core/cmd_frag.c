@@ -112,7 +112,7 @@ static void print_files(struct session *s, const struct frag_files *f,
 		json_u64(s->out, "file_extents", f->total_extents);
 		json_u64(s->out, "ideal_extents", f->total_ideal);
 		json_double(s->out, "score", f->score);
-		json_u64(s->out, "bad_inodes", owner_bad_inodes(s));
+		json_u64(s->out, "bad_inodes", f->bad_inodes);
 		json_arr_begin(s->out, "worst");
 	}
 	out_printf(s->out, "\nFiles: %llu with data blocks, %llu fragmented; "
@@ -124,9 +124,9 @@ static void print_files(struct session *s, const struct frag_files *f,
 		   (unsigned long long)f->total_ideal);
 	out_printf(s->out, "Fragmentation score: %.2f (0 is ideal; see "
 		   "\"help fragmentation\")\n", f->score);
-	if (owner_bad_inodes(s))
+	if (f->bad_inodes)
 		out_printf(s->out, "Skipped %lu corrupted inodes\n",
-			   owner_bad_inodes(s));
+			   f->bad_inodes);
 	if (f->nworst)
 		out_printf(s->out, "\n%10s %8s %6s %10s  %s\n", "Inode",
 			   "Extents", "Ideal", "Blocks", "Path");
@@ -205,7 +205,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 		json_obj_end(s->out);
 	if (per && print_parts(s, argv[0], per))
 		return CMD_FAIL;
-	err = frag_files_get(s, top, &f);
+	err = frag_files_scan(s, top, 1, &f);
 	if (err) {
 		out_error(s->out, argv[0], err, "while scanning inodes");
 		return CMD_FAIL;
@@ -215,7 +215,6 @@ static int do_frag(struct session *s, int argc, char **argv)
 		parent = calloc(f.nworst, sizeof(*parent));
 		for (i = 0; want && parent && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
-		owner_readahead_dirs(s);
 		if (!want || !parent ||
 		    owner_find_parents(s->fs, want, parent, f.nworst)) {
 			free(parent);

@@ -98,12 +98,23 @@ struct owner_fstats {
 
 #define OWNER_MAX_EXTENT_BLOCKS 32768
 
+struct owner_frag {
+	struct owner_fstats st;
+	unsigned long bad_inodes;	/* skipped as corrupted */
+	struct owner_filefrag *files;	/* the worst, worst first */
+	size_t n;
+};
+
 /*
- * After a complete scan: the fs-wide counters and the fragmented files
- * (extents > ideal), unsorted, owned by the index.
+ * The fs-wide counters and the top worst fragmented files (extents >
+ * ideal), worst first; the caller frees out->files.  From the session's
+ * index when it is complete and kept that many, else from a scan of its
+ * own that keeps no runs (memory: the bitmaps and top files).  readahead:
+ * also ask for the directory blocks, before a walk of the tree for the
+ * files' paths on a cold cache.
  */
-errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
-			  const struct owner_filefrag **files, size_t *n);
+errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
+			 struct owner_frag *out);
 
 /* Inodes the scan skipped as corrupted (bad extent tree, bad blocks). */
 unsigned long owner_bad_inodes(const struct session *s);
