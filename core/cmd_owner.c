@@ -7,17 +7,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A wanted inode and its place in the caller's arrays. */
+struct wanted {
+	ext2_ino_t ino;
+	size_t k;
+};
+
 struct pathfind {
 	ext2_filsys fs;
-	const ext2_ino_t *want;
+	const struct wanted *want;	/* sorted by inode */
 	ext2_ino_t *parent;
 	size_t n, left;
-	ext2fs_inode_bitmap seen;
+	ext2fs_inode_bitmap seen, wanted;
 	ext2_ino_t *stack;
 	size_t sn, scap;
 	ext2_ino_t cur;
 	errcode_t err;
 };
+
+/* Gives every want[] entry for inode ino its parent (a bitmap test for
+ * the usual miss, a binary search for a hit). */
+static void pf_found(struct pathfind *pf, ext2_ino_t ino)
+{
+	size_t lo = 0, hi = pf->n;
+
+	if (!ext2fs_fast_test_inode_bitmap2(pf->wanted, ino))
+		return;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pf->want[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < pf->n && pf->want[lo].ino == ino; lo++)
+		if (!pf->parent[pf->want[lo].k]) {
+			pf->parent[pf->want[lo].k] = pf->cur;
+			pf->left--;
+		}
+}
 
 static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 		    int offset, int blocksize, char *buf, void *priv)
@@ -25,7 +54,6 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	struct pathfind *pf = priv;
 	int len = ext2fs_dirent_name_len(d), ft = ext2fs_dirent_file_type(d);
 	struct ext2_inode inode;
-	size_t k;
 
 	(void)dir;
 	(void)entry;
@@ -36,11 +64,7 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
 					       d->name[1] == '.'))))
 		return 0;
-	for (k = 0; k < pf->n; k++)
-		if (pf->want[k] == d->inode && !pf->parent[k]) {
-			pf->parent[k] = pf->cur;
-			pf->left--;
-		}
+	pf_found(pf, d->inode);
 	if (!pf->left)
 		return DIRENT_ABORT;
 	if (ft == EXT2_FT_UNKNOWN) {
@@ -68,18 +92,47 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	return 0;
 }
 
+static int wanted_cmp(const void *a, const void *b)
+{
+	const struct wanted *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
 /* Finds a directory holding each of want[0..n) (0 when none), walking the
  * tree from the root once for all of them. */
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n)
 {
-	struct pathfind pf = {.fs = fs, .want = want, .parent = parent,
-			      .n = n, .left = n};
+	struct pathfind pf = {.fs = fs, .parent = parent};
+	struct wanted *w = NULL;
 	errcode_t err;
+	size_t i;
 
+	memset(parent, 0, n * sizeof(*parent));
 	err = ext2fs_allocate_inode_bitmap(fs, "seen", &pf.seen);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "wanted", &pf.wanted);
 	if (err)
-		return err;
+		goto out;
+	w = malloc((n ? n : 1) * sizeof(*w));
+	if (!w) {
+		err = ENOMEM;
+		goto out;
+	}
+	/* inode 0 (no owner) and impossible numbers are never found */
+	for (i = 0; i < n; i++) {
+		if (!want[i] || want[i] > fs->super->s_inodes_count)
+			continue;
+		w[pf.n].ino = want[i];
+		w[pf.n++].k = i;
+		ext2fs_mark_inode_bitmap2(pf.wanted, want[i]);
+	}
+	qsort(w, pf.n, sizeof(*w), wanted_cmp);
+	pf.want = w;
+	pf.left = pf.n;
 	ext2fs_mark_inode_bitmap2(pf.seen, EXT2_ROOT_INO);
 	pf.stack = malloc(64 * sizeof(*pf.stack));
 	if (!pf.stack) {
@@ -95,7 +148,11 @@ errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 	err = pf.err;
 out:
 	free(pf.stack);
-	ext2fs_free_inode_bitmap(pf.seen);
+	free(w);
+	if (pf.seen)
+		ext2fs_free_inode_bitmap(pf.seen);
+	if (pf.wanted)
+		ext2fs_free_inode_bitmap(pf.wanted);
 	return err;
 }
 
@@ -179,20 +236,14 @@ static int do_owner(struct session *s, int argc, char **argv)
 			goto out;
 		}
 	}
-	err = owner_index_build(s);
+	/* without building the whole index when the session has none */
+	err = owner_lookup_blocks(s, blks, n, runs);
 	if (err) {
 		out_error(s->out, argv[0], err, "while scanning inodes");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		err = owner_lookup(s, blks[i], &runs[i]);
-		if (err) {
-			out_error(s->out, argv[0], err, "while looking up %llu",
-				  (unsigned long long)blks[i]);
-			goto out;
-		}
+	for (i = 0; i < n; i++)
 		want[i] = runs[i].ino;
-	}
 	err = owner_find_parents(s->fs, want, parent, n);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");

@@ -60,6 +60,15 @@ int owner_index_complete(const struct session *s);
 errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
 
 /*
+ * The owner of each of blks[0..n) into runs[], the answers owner_lookup
+ * gives: from the session's index when it is complete, else from one inode
+ * scan that keeps only the runs touching those blocks' clusters (nothing
+ * is kept in the session; memory grows with n, not with the file count).
+ */
+errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
+			      size_t n, struct owner_run *runs);
+
+/*
  * Calls fn for every run overlapping [first, first+count), in block order,
  * clipped to the range.  fn returns nonzero to stop.
  */
