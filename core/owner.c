@@ -305,12 +305,30 @@ errcode_t owner_scan_begin(struct session *s)
 double owner_scan_progress(const struct session *s)
 {
 	const struct owner_index *idx = s->owners;
+	const struct ext2_super_block *sb;
+	double p, q;
 
 	if (!idx || !s->fs)
 		return 0;
 	if (idx->complete)
 		return 1;
-	return (double)idx->last_ino / s->fs->super->s_inodes_count;
+	sb = s->fs->super;
+	/* the in-use inodes walked, of those the superblock counts (lazy
+	 * inode tables make the inode number a poor measure); the inode
+	 * number when the count is implausible */
+	p = (double)idx->last_ino / sb->s_inodes_count;
+	if (sb->s_free_inodes_count < sb->s_inodes_count) {
+		q = (double)idx->walked / (sb->s_inodes_count -
+					   sb->s_free_inodes_count);
+		if (q <= 1)
+			p = q;
+	}
+	return p < 0.99 ? p : 0.99;
+}
+
+unsigned long owner_scan_files(const struct session *s)
+{
+	return s->owners ? s->owners->walked : 0;
 }
 
 errcode_t owner_index_build(struct session *s)

@@ -53,6 +53,8 @@ errcode_t owner_scan_begin(struct session *s);
 errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done);
 /* Fraction of the inode scan done, 0..1. */
 double owner_scan_progress(const struct session *s);
+/* In-use inodes (files, directories, links...) the scan has walked. */
+unsigned long owner_scan_files(const struct session *s);
 errcode_t owner_index_build(struct session *s);
 int owner_index_complete(const struct session *s);
 

@@ -146,6 +146,7 @@ struct owner_index {
 	char *inode_buf;
 	int complete;
 	ext2_ino_t last_ino;
+	unsigned long walked;		/* in-use inodes walked so far */
 	unsigned long bad_inodes;
 	unsigned long scan_errors;	/* unreadable inode-table blocks */
 	struct owner_fstats fstats;

@@ -574,6 +574,7 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 		if (!inode->i_links_count || inode->i_dtime ||
 		    owner_special_ino(fs, ino))
 			continue;
+		idx->walked++;
 		if (!defer(fs, idx, ino, inode, isize)) {
 			if (idx->ndefer < DEFER_MAX)
 				continue;

@@ -215,6 +215,7 @@ static void scan_start(struct tui *t)
 	}
 	t->scanning = 1;
 	t->scan_cancelled = 0;
+	t->scan_ms = 0;
 }
 
 static long now_ms(void)
@@ -232,8 +233,18 @@ static int scan_idle(struct tui *t)
 	errcode_t err;
 	int done = 0;
 
+	long t0 = start;
+
+	if (t->scan_slow) {
+		struct timespec ts = {0, 100 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		start = now_ms();
+	}
 	while (!done && now_ms() - start < 40) {
-		err = owner_scan_step(t->s, 256, &done);
+		err = owner_scan_step(t->s, t->scan_slow ? 1 : 256, &done);
+		if (t->scan_slow && !err && !done)
+			break;
 		if (err) {
 			tui_message(t, 1, "owner scan: %s",
 				    error_message(err));
@@ -241,6 +252,7 @@ static int scan_idle(struct tui *t)
 			done = 1;
 		}
 	}
+	t->scan_ms += now_ms() - t0;
 	if (done) {
 		t->scanning = 0;
 		t->gen++;
@@ -398,6 +410,8 @@ int tui_main(struct session *s, const char *keys)
 			tui_views[i]->init(t);
 	tui_live_refresh(t);
 	t->scan_pending = 1;
+	t->scan_slow = getenv("E2L_TUI_SCAN_SLOW") &&
+		       strcmp(getenv("E2L_TUI_SCAN_SLOW"), "0");
 	t->exit_first_frame = getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME") &&
 			      strcmp(getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME"),
 				     "0");

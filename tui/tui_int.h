@@ -136,6 +136,9 @@ struct tui {
 	int scanning, scan_cancelled;
 	int scan_pending;	/* started once the first frame is drawn */
 	int exit_first_frame;	/* E2L_TUI_EXIT_AFTER_FIRST_FRAME (bench) */
+	long scan_ms;		/* time spent scanning, for the time left */
+	int scan_slow;		/* E2L_TUI_SCAN_SLOW (tests): an inode a
+				   tenth of a second, to see the progress */
 	errcode_t scan_err;
 	unsigned gen;		/* bumped when what the maps show changes */
 	/* The map cursor, shared by every view that draws a map. */
