@@ -258,7 +258,13 @@ static int scan_idle(struct tui *t)
 		t->gen++;
 		if (!t->scan_err && !t->msg[0])
 			tui_message(t, 0, "owner scan complete");
+		return 1;
 	}
+	/* a frame every quarter second while it runs: drawing after every
+	 * 40 ms slice cost the scan a third of its time */
+	if (now_ms() - t->scan_drawn < 250 && !t->scan_slow)
+		return 0;
+	t->scan_drawn = now_ms();
 	return 1;
 }
 

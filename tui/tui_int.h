@@ -137,6 +137,7 @@ struct tui {
 	int scan_pending;	/* started once the first frame is drawn */
 	int exit_first_frame;	/* E2L_TUI_EXIT_AFTER_FIRST_FRAME (bench) */
 	long scan_ms;		/* time spent scanning, for the time left */
+	long scan_drawn;	/* when a frame last showed the scan */
 	int scan_slow;		/* E2L_TUI_SCAN_SLOW (tests): an inode a
 				   tenth of a second, to see the progress */
 	errcode_t scan_err;
