@@ -110,11 +110,15 @@ errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 	struct wanted *w = NULL;
 	errcode_t err;
 	size_t i;
+	int keep_type;
 
 	memset(parent, 0, n * sizeof(*parent));
+	keep_type = fs->default_bitmap_type;
+	session_bitmap_type(fs, fs->super->s_inodes_count);
 	err = ext2fs_allocate_inode_bitmap(fs, "seen", &pf.seen);
 	if (!err)
 		err = ext2fs_allocate_inode_bitmap(fs, "wanted", &pf.wanted);
+	fs->default_bitmap_type = keep_type;
 	if (err)
 		goto out;
 	w = malloc((n ? n : 1) * sizeof(*w));
