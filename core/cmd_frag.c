@@ -100,10 +100,10 @@ static int print_parts(struct session *s, const char *who, dgrp_t per)
 }
 
 static void print_files(struct session *s, const struct frag_files *f,
-			const ext2_ino_t *parent)
+			char *const *paths)
 {
 	size_t i;
-	char *path;
+	const char *path;
 
 	if (sink_is_json(s->out)) {
 		json_u64(s->out, "files", f->files);
@@ -133,11 +133,7 @@ static void print_files(struct session *s, const struct frag_files *f,
 	for (i = 0; i < f->nworst; i++) {
 		const struct frag_file *w = &f->worst[i];
 
-		path = NULL;
-		if (parent && parent[i])
-			ext2fs_get_pathname(s->fs, parent[i], w->ino, &path);
-		else if (w->ino == EXT2_ROOT_INO)
-			ext2fs_get_pathname(s->fs, w->ino, 0, &path);
+		path = paths ? paths[i] : NULL;
 		if (sink_is_json(s->out)) {
 			json_obj_begin(s->out, NULL);
 			json_u64(s->out, "inode", w->ino);
@@ -154,7 +150,6 @@ static void print_files(struct session *s, const struct frag_files *f,
 			   (unsigned long long)w->extents,
 			   (unsigned long long)w->ideal,
 			   (unsigned long long)w->blocks, path ? path : "?");
-		ext2fs_free_mem(&path);
 	}
 	if (sink_is_json(s->out))
 		json_arr_end(s->out);
@@ -165,7 +160,8 @@ static int do_frag(struct session *s, int argc, char **argv)
 	unsigned long long top = 10;
 	struct frag_files f;
 	struct frag_hist h;
-	ext2_ino_t *want = NULL, *parent = NULL;
+	ext2_ino_t *want = NULL;
+	char **paths = NULL;
 	dgrp_t per = 0;
 	errcode_t err;
 	char *end;
@@ -212,22 +208,24 @@ static int do_frag(struct session *s, int argc, char **argv)
 	}
 	if (f.nworst) {
 		want = calloc(f.nworst, sizeof(*want));
-		parent = calloc(f.nworst, sizeof(*parent));
-		for (i = 0; want && parent && i < f.nworst; i++)
+		paths = calloc(f.nworst, sizeof(*paths));
+		for (i = 0; want && paths && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
-		if (!want || !parent ||
-		    owner_find_parents(s->fs, want, parent, f.nworst)) {
-			free(parent);
-			parent = NULL;
+		if (!want || !paths ||
+		    owner_find_paths(s->fs, want, paths, f.nworst)) {
+			free(paths);
+			paths = NULL;
 		}
 	}
 	if (sink_is_json(s->out))
 		json_obj_begin(s->out, "files");
-	print_files(s, &f, parent);
+	print_files(s, &f, paths);
 	if (sink_is_json(s->out))
 		json_obj_end(s->out);
+	for (i = 0; paths && i < f.nworst; i++)
+		free(paths[i]);
 	free(want);
-	free(parent);
+	free(paths);
 	frag_files_release(&f);
 	return CMD_OK;
 }

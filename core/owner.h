@@ -138,6 +138,11 @@ enum owner_class owner_class_from_key(const char *key);
  * one walk of the tree (core/cmd_owner.c). */
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
+/* The same walk, giving each want[k] the path ext2fs_get_pathname(parent,
+ * want[k]) would (the root "/"), NULL when none is found; paths[k] are
+ * the caller's to free(). */
+errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
+			   char **paths, size_t n);
 
 /*
  * Like owner_class_counts, but before the scan has begun (no bitmap read
