@@ -51,9 +51,11 @@ lmem() {	# lmem RUNG WHAT CMD
 	echo "  memory $1 $2: $kib KiB"
 }
 
-# rung NAME DESC IMG PER_DIR: the rows of one rung.
+# rung NAME DESC IMG PER_DIR RUNS: the rows of one rung (one round of
+# RUNS runs a command, after one warmup; the cold round RUNS runs).
 rung() {
 	local name=$1 desc=$2 img=$3 per=$4 b blks tui frag
+	local ROUNDS=1 RUNS=$5
 	b=$(rung_block "$img" "$per")
 	blks=$(rung_blocks "$img" 1000)
 	floor_script "$img" > "$W/$name.floor.sh"
@@ -99,8 +101,24 @@ rung() {
 }
 
 ladder_run() {
-	local n name size free_g
+	local n
 	for n in $LADDER; do
+		[ "$n" -lt 10000000 ] && ladder_rung "$n"
+	done
+	# 2 TiB, 16,384 groups, a directory of 61 files in every group
+	image l2t ladder.sh "$L2T_SIZE" "$L2T_FILES" 1 "$L2T_PER" "$W"
+	pair "groups_2t" "-R groups --json" "$L2T_DESC" 1 "<= 1x" \
+		"$E2L --json -R groups $BDIR/l2t.img" "dumpe2fs -g" \
+		"dumpe2fs -g $BDIR/l2t.img"
+	rung 2t "$L2T_DESC" "$BDIR/l2t.img" "$L2T_PER" 2
+	for n in $LADDER; do	# the largest last: the longest to run
+		[ "$n" -ge 10000000 ] && ladder_rung "$n"
+	done
+}
+
+ladder_rung() {
+	local n=$1 name size free_g
+	{
 		case $n in
 		100000) name=100k size=8G ;;
 		1000000) name=1M size=40G ;;
@@ -109,18 +127,13 @@ ladder_run() {
 		*) name=$n size=$((n / 1000 * 40 + 64))M ;;
 		esac
 		free_g=$(df -P "$BDIR" | awk 'NR == 2 { print int($4 / 1048576) }')
-		if [ "$n" -ge 10000000 ] && [ ! -f "$BDIR/l$name.img" ] &&
+		if [ "$n" -ge 10000000 ] && [ ! -f "$BDIR/l$name.img.stamp" ] &&
 		   [ "$free_g" -lt 20 ]; then
 			echo "ladder: $name skipped: ${free_g} GiB free"
-			continue
+			return
 		fi
 		image "l$name" ladder.sh "$size" "$n" 0 1000 "$W"
-		rung "$name" "$name files" "$BDIR/l$name.img" 1000
-	done
-	# 2 TiB, 16,384 groups, a directory of 61 files in every group
-	image l2t ladder.sh "$L2T_SIZE" "$L2T_FILES" 1 "$L2T_PER" "$W"
-	pair "groups_2t" "-R groups --json" "$L2T_DESC" 1 "<= 1x" \
-		"$E2L --json -R groups $BDIR/l2t.img" "dumpe2fs -g" \
-		"dumpe2fs -g $BDIR/l2t.img"
-	rung 2t "$L2T_DESC" "$BDIR/l2t.img" "$L2T_PER"
+		rung "$name" "$name files" "$BDIR/l$name.img" 1000 \
+			$([ "$n" -ge 3000000 ] && echo 1 || echo 2)
+	}
 }

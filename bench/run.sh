@@ -112,9 +112,13 @@ image() {
 }
 want() { [ -z "$ONLY" ] || [[ $ONLY == *,$1,* ]]; }
 
-image big big.sh "$BIG_SIZE"
-image files files.sh "$FILES_SIZE" "$NFILES" "$W"
-image jfrag jfrag.sh "$J_SIZE" "$J_MIB" "$J_FILE_KIB" "$W"
+# each image only when a row that reads it runs
+want_any() { local r; for r; do want "$r" && return 0; done; return 1; }
+want_any stat stats freefrag groups tui memory && image big big.sh "$BIG_SIZE"
+want_any frag frag_mnt memory &&
+	image files files.sh "$FILES_SIZE" "$NFILES" "$W"
+want_any relocate memory &&
+	image jfrag jfrag.sh "$J_SIZE" "$J_MIB" "$J_FILE_KIB" "$W"
 BIG=$BDIR/big.img FILES=$BDIR/files.img JFRAG=$BDIR/jfrag.img
 FILES_HOW=$(tail -1 "$W/files.recipe.log" 2>/dev/null)
 [ -n "$FILES_HOW" ] || FILES_HOW="(cached image)"

@@ -1,5 +1,6 @@
-/* owner_int.h - internals shared by owner.c (queries) and owner_scan.c (the
- * inode scan): the compact run record and the index structure. */
+/* owner_int.h - internals shared by owner.c, owner_query.c, owner_scan.c,
+ * owner_claims.c and model/owner_*.c: the run records (wide for metadata,
+ * 16 bytes for file runs) and the index structure. */
 #ifndef E2L_OWNER_INT_H
 #define E2L_OWNER_INT_H
 
@@ -8,7 +9,8 @@
 #include <stdint.h>
 
 /*
- * A run as stored: 20 bytes.  start is 48 bits (2^48 blocks is beyond any
+ * A wide run: 20 bytes (the metadata vector, and every run while it is
+ * walked).  start is 48 bits (2^48 blocks is beyond any
  * ext4 filesystem), len 32 bits (runs are split at 2^32-1).  For group
  * metadata classes, ino holds the first group the run serves.
  */
@@ -94,9 +96,9 @@ void orun_sort(struct orun_vec *vec);
 void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 		 struct owner_run *out);
 
-/* Per-inode accumulation while walking one inode. */
 struct owner_index;
 
+/* Per-inode accumulation while walking one inode. */
 struct owalk {
 	ext2_filsys fs;
 	struct orun_vec *out;		/* where runs go (wide)... */
