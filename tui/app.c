@@ -152,6 +152,7 @@ void tui_reload(struct tui *t)
 	/* the owner index describes the old layout (apply reopens and drops
 	 * it, but not on a -z session): scan again */
 	session_invalidate(t->s);
+	t->gen++;	/* what the maps showed is gone */
 	(void)session_need(t->s, NEED_GROUP_DESC);
 	if (t->cur >= ext2fs_blocks_count(t->fs->super))
 		t->cur = t->fs->super->s_first_data_block;
@@ -423,6 +424,7 @@ int tui_main(struct session *s, const char *keys)
 				     "0");
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
+	mapw_cache_free(t);
 	if (!t->exit_first_frame)
 		tui_draw(t);
 	if (dump)

@@ -116,9 +116,10 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared)
 			r.len = 1;
 		assert_int_equal(frun_push(&v, &r), 0);
 	}
-	ref = malloc(v.n * sizeof(*ref));
+	ref = malloc((v.n ? v.n : 1) * sizeof(*ref));
 	assert_non_null(ref);
-	memcpy(ref, v.v, v.n * sizeof(*ref));
+	if (v.n)
+		memcpy(ref, v.v, v.n * sizeof(*ref));
 	qsort(ref, v.n, sizeof(*ref), ref_cmp);
 	/* the reference dedup: exact duplicates, shared xattr blocks */
 	for (i = 0; i < n; i++) {
