@@ -3,7 +3,7 @@
  * against qsort of the same runs, and the bounded heap of the worst files
  * against a full sort. */
 #include "testlib.h"
-#include "core/owner_int.h"
+#include "owner_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,0 +1,526 @@
+/* plan_repack.c - the repack_flex plan: moves the block bitmaps, inode
+ * bitmaps and inode tables of a flex group's groups into one packed island
+ * (as mke2fs -G lays them out).  Building (read-only), checking a plan
+ * before it is applied; plan_repack_show.c previews it, plan_repack_run.c
+ * applies it.
+ * Items in the way inside the island go through a temporary place first;
+ * the resize inode's double-indirect block, when it is in the island, moves
+ * to the first free block after it (where mke2fs -G puts it); the reserved
+ * GDT blocks it lists never move. */
+#include "plan_repack_int.h"
+#include "owner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const repack_what_name[RP_KINDS] = {
+	"block bitmap", "inode bitmap", "inode table",
+	"resize inode's double-indirect block"};
+
+void plan_repack_free(struct plan_repack *r)
+{
+	if (!r)
+		return;
+	free(r->items);
+	free(r);
+}
+
+/* The resize inode's double-indirect block (0 when there is none). */
+static blk64_t resize_dind(ext2_filsys fs)
+{
+	struct ext2_inode inode;
+
+	if (!ext2fs_has_feature_resize_inode(fs->super) ||
+	    ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode))
+		return 0;
+	return inode.i_block[EXT2_DIND_BLOCK];
+}
+
+blk64_t repack_item_loc(ext2_filsys fs, dgrp_t g, int what)
+{
+	if (what == RP_BB)
+		return ext2fs_block_bitmap_loc(fs, g);
+	if (what == RP_IB)
+		return ext2fs_inode_bitmap_loc(fs, g);
+	if (what == RP_IT)
+		return ext2fs_inode_table_loc(fs, g);
+	return resize_dind(fs);
+}
+
+int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
+		       int what, dgrp_t k)
+{
+	if (what == RP_BB)
+		return r->island + k;
+	if (what == RP_IB)
+		return r->island + r->n + k;
+	return r->island + 2 * (blk64_t)r->n +
+	       (blk64_t)k * fs->inode_blocks_per_group;
+}
+
+static const struct repack_item *dind_item(const struct plan_repack *r)
+{
+	return r->nitems && r->items[r->nitems - 1].what == RP_DIND ?
+	       &r->items[r->nitems - 1] : NULL;
+}
+
+/* What occupies the island besides the groups' own metadata. */
+struct occ {
+	const struct plan_repack *r;
+	const struct plan *head, *upto;	/* moves before upto empty it */
+	blk64_t dind;			/* moves out: not in the way */
+	ext2_ino_t inos[8];
+	size_t n;
+	blk64_t files, fixed, first_bad, fixed_at;
+	enum owner_class fixed_cls;
+	ext2_ino_t fixed_ino;
+};
+
+static int occ_cb(const struct owner_run *run, void *arg)
+{
+	struct occ *o = arg;
+	size_t i;
+
+	switch (run->cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+		return 0;
+	case OWN_BBITMAP:
+	case OWN_IBITMAP:
+	case OWN_ITABLE:
+		if (run->group >= o->r->first &&
+		    run->group < o->r->first + o->r->n)
+			return 0;	/* ours: it moves */
+		break;
+	case OWN_FILE:
+	case OWN_DIR:
+	case OWN_MAPPING:
+	case OWN_JOURNAL:
+		if (o->head && run->ino &&
+		    plan_chain_moves(o->head, o->upto, run->ino))
+			return 0;	/* an earlier plan moves it out */
+		/* fall through */
+	case OWN_XATTR:
+		if (!o->files++ && !o->fixed)
+			o->first_bad = run->start;
+		o->files += run->len - 1;
+		for (i = 0; i < o->n && o->inos[i] != run->ino; i++)
+			;
+		if (i == o->n && o->n < 8 && run->ino)
+			o->inos[o->n++] = run->ino;
+		return 0;
+	case OWN_OTHER:
+		if (run->ino == EXT2_RESIZE_INO && o->dind &&
+		    run->start == o->dind && run->len == 1)
+			return 0;	/* moves out first */
+		break;
+	default:
+		break;
+	}
+	if (!o->fixed) {
+		o->fixed_at = run->start;
+		o->fixed_cls = run->cls;
+		o->fixed_ino = run->ino;
+	}
+	o->fixed += run->len;
+	return 0;
+}
+
+/* The island holds nothing but the groups' metadata, the resize inode's
+ * block that moves out, and files the plans of head's chain before upto
+ * move away. */
+static int island_free(struct session *s, const struct plan_repack *r,
+		       const struct plan *head, const struct plan *upto)
+{
+	const struct repack_item *d = dind_item(r);
+	struct occ o = {0};
+	char list[128] = "";
+	size_t i, l;
+	errcode_t err;
+
+	o.r = r;
+	o.head = head;
+	o.upto = upto;
+	o.dind = d ? d->from : 0;
+	err = owner_index_build(s);
+	if (!err)
+		err = owner_for_range(s, r->island, r->island_len, occ_cb, &o);
+	if (err) {
+		out_error(s->out, "repack_flex", err, "while finding what "
+			  "owns blocks %llu-%llu",
+			  (unsigned long long)r->island,
+			  (unsigned long long)(r->island + r->island_len - 1));
+		return 0;
+	}
+	if (o.fixed) {
+		out_error(s->out, "repack_flex", 0, "the island %llu-%llu "
+			  "holds %llu blocks of metadata that cannot move "
+			  "(first: %s%s at block %llu); this flex group cannot "
+			  "be packed there",
+			  (unsigned long long)r->island,
+			  (unsigned long long)(r->island + r->island_len - 1),
+			  (unsigned long long)o.fixed,
+			  owner_class_name(o.fixed_cls),
+			  o.fixed_cls == OWN_RSV_GDT ? " (reserved GDT blocks "
+			  "of the resize inode)" : "",
+			  (unsigned long long)o.fixed_at);
+		return 0;
+	}
+	if (o.files) {
+		for (i = 0; i < o.n; i++) {
+			l = strlen(list);
+			snprintf(list + l, sizeof(list) - l, "%s%u",
+				 i ? ", " : "", o.inos[i]);
+		}
+		out_error(s->out, "repack_flex", 0, "the island %llu-%llu "
+			  "holds %llu blocks of file data (inodes %s%s); free "
+			  "it first with: evacuate %llu-%llu",
+			  (unsigned long long)r->island,
+			  (unsigned long long)(r->island + r->island_len - 1),
+			  (unsigned long long)o.files, list,
+			  o.n == 8 ? ", ..." : "",
+			  (unsigned long long)o.first_bad,
+			  (unsigned long long)(r->island + r->island_len - 1));
+		return 0;
+	}
+	return 1;
+}
+
+/* New places outside the island: the double-indirect block's (the first
+ * free block after the island), then temporary places for the items in
+ * the island's way. */
+static errcode_t place_tmp(struct session *s, struct plan_repack *r,
+			   ext2fs_block_bitmap base)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap saved = fs->block_map, scratch = NULL;
+	blk64_t start, largest;
+	errcode_t err;
+	size_t i;
+
+	/* searched in a copy of base (what is free and not reserved by the
+	 * plans before), or of the bitmap */
+	err = ext2fs_copy_bitmap(base ? base : saved, &scratch);
+	if (err)
+		return err;
+	fs->block_map = scratch;
+	ext2fs_mark_block_bitmap_range2(fs->block_map, r->island,
+					r->island_len);
+	for (i = r->nitems; i-- > 0 && !err; ) {	/* the dind first */
+		struct repack_item *it = &r->items[i];
+
+		if (it->what == RP_DIND) {
+			err = plan_find_free(fs, r->island + r->island_len, 1,
+					     &start, &largest);
+			if (err)
+				out_error(s->out, "repack_flex", 0, "no free "
+					  "block outside the island for the "
+					  "resize inode's block");
+			else
+				ext2fs_mark_block_bitmap2(fs->block_map,
+							  it->to = start);
+			continue;
+		}
+		if (it->from == it->to ||
+		    !repack_overlaps(it->from, it->len, r->island,
+				     r->island_len))
+			continue;
+		err = plan_find_free(fs, r->island + r->island_len, it->len,
+				     &start, &largest);
+		if (err) {
+			out_error(s->out, "repack_flex", 0, "no free run of "
+				  "%llu blocks outside the island to hold "
+				  "group %u's %s meanwhile",
+				  (unsigned long long)it->len, it->g,
+				  repack_what_name[it->what]);
+			break;
+		}
+		it->tmp = start;
+		ext2fs_mark_block_bitmap_range2(fs->block_map, start, it->len);
+	}
+	ext2fs_free_block_bitmap(fs->block_map);
+	fs->block_map = saved;
+	return err;
+}
+
+/* The flex size (and whether flex_bg gets turned on), the groups and the
+ * island of flex group flex.  0, or prints why not. */
+int plan_repack_geometry(struct session *s, struct plan_repack *r,
+			 unsigned long flex, int log)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t sb, od, nd;
+	blk_t used;
+	dgrp_t per;
+
+	if (log >= 0) {	/* asked for: set unless it is the current one */
+		r->log_flex = log;
+		r->set_flex = !ext2fs_has_feature_flex_bg(fs->super) ||
+			      fs->super->s_log_groups_per_flex != log;
+	} else if (ext2fs_has_feature_flex_bg(fs->super) &&
+	    fs->super->s_log_groups_per_flex) {
+		r->log_flex = fs->super->s_log_groups_per_flex;
+		r->set_flex = 0;
+	} else {
+		r->log_flex = 4;
+		r->set_flex = 1;
+	}
+	if (r->log_flex > 31) {
+		out_error(s->out, "repack_flex", 0, "s_log_groups_per_flex "
+			  "%d is out of range", r->log_flex);
+		return 1;
+	}
+	per = 1U << r->log_flex;
+	r->flex = flex;
+	if (ext2fs_has_feature_meta_bg(fs->super) ||
+	    ext2fs_has_feature_bigalloc(fs->super)) {
+		out_error(s->out, "repack_flex", 0, "meta_bg and bigalloc "
+			  "filesystems are not supported");
+		return 1;
+	}
+	if (flex > (fs->group_desc_count - 1) / per) {
+		out_error(s->out, "repack_flex", 0, "no flex group %lu (the "
+			  "filesystem has %u, of %u groups each)", flex,
+			  (fs->group_desc_count + per - 1) / per, per);
+		return 1;
+	}
+	r->first = flex * per;
+	r->n = fs->group_desc_count - r->first < per ?
+	       fs->group_desc_count - r->first : per;
+	if (ext2fs_super_and_bgd_loc2(fs, r->first, &sb, &od, &nd, &used))
+		return 1;
+	/* after the superblock, descriptors and reserved GDT blocks */
+	r->island = ext2fs_group_first_block2(fs, r->first) + used;
+	r->island_len = (2 + (blk64_t)fs->inode_blocks_per_group) * r->n;
+	if (r->island + r->island_len > ext2fs_blocks_count(fs->super)) {
+		out_error(s->out, "repack_flex", 0, "the island would run "
+			  "past the end of the filesystem");
+		return 1;
+	}
+	return 0;
+}
+
+errcode_t plan_build_repack(struct session *s, unsigned long flex,
+			    struct plan **pp)
+{
+	return plan_build_repack_opts(s, flex, -1, NULL, NULL, pp);
+}
+
+errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
+				 int log_flex, const struct plan *before,
+				 ext2fs_block_bitmap avoid, struct plan **pp)
+{
+	ext2_filsys fs = s->fs;
+	struct plan_repack *r;
+	struct plan *p;
+	blk64_t dind;
+	dgrp_t g;
+	size_t k = 0;
+	int w, moves = 0;
+	errcode_t err;
+
+	*pp = NULL;
+	p = calloc(1, sizeof(*p));
+	r = calloc(1, sizeof(*r));
+	if (!p || !r) {
+		free(p);
+		free(r);
+		return ENOMEM;
+	}
+	p->repack = r;
+	snprintf(p->kind, sizeof(p->kind), "repack_flex");
+	if (plan_repack_geometry(s, r, flex, log_flex))
+		goto bad;
+	r->items = calloc(3 * (size_t)r->n + 1, sizeof(*r->items));
+	if (!r->items) {
+		err = ENOMEM;
+		goto fail;
+	}
+	for (w = RP_BB; w <= RP_IT; w++)
+		for (g = 0; g < r->n; g++) {
+			struct repack_item *it = &r->items[k++];
+
+			it->g = r->first + g;
+			it->what = w;
+			it->len = w == RP_IT ? fs->inode_blocks_per_group : 1;
+			it->from = repack_item_loc(fs, it->g, w);
+			it->to = repack_item_to(fs, r, w, g);
+			moves += it->from != it->to;
+		}
+	dind = resize_dind(fs);
+	if (dind && repack_overlaps(dind, 1, r->island, r->island_len) &&
+	    moves) {
+		r->items[k++] = (struct repack_item){0, RP_DIND, dind, 0, 0,
+						     1};
+	}
+	r->nitems = k;
+	if (!moves && !r->set_flex) {
+		out_printf(s->out, "flex group %lu is already packed; nothing "
+			   "to do\n", flex);
+		plan_free(p);
+		return 0;	/* *pp stays NULL */
+	}
+	if (!island_free(s, r, before, NULL))
+		goto bad;
+	err = place_tmp(s, r, avoid);
+	if (err)
+		goto bad;
+	err = plan_fingerprint(fs, 0, &p->fp);
+	if (err)
+		goto fail;
+	*pp = p;
+	return 0;
+fail:
+	out_error(s->out, "repack_flex", err, "while planning");
+bad:
+	plan_free(p);
+	return EXT2_ET_INVALID_ARGUMENT;
+}
+
+/* A loaded plan's items must be the ones this filesystem's geometry gives
+ * (in the order plan_build_repack makes them), with free new places. */
+static int items_sane(struct session *s, const struct plan_repack *r)
+{
+	ext2_filsys fs = s->fs;
+	struct plan_repack want = {0};
+	size_t i, j, n3 = 3 * (size_t)r->n;
+	const struct repack_item *it, *jt;
+	blk64_t at;
+
+	if (plan_repack_geometry(s, &want, r->flex, r->log_flex))
+		return 0;
+	if (want.first != r->first || want.n != r->n ||
+	    want.log_flex != r->log_flex || want.set_flex != r->set_flex ||
+	    want.island != r->island || want.island_len != r->island_len ||
+	    (r->nitems != n3 && r->nitems != n3 + 1))
+		goto bad;
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (i < n3 && (it->what != (int)(i / r->n) ||
+		    it->g != r->first + i % r->n ||
+		    it->len != (it->what == RP_IT ?
+				fs->inode_blocks_per_group : 1) ||
+		    it->to != repack_item_to(fs, r, it->what, i % r->n)))
+			goto bad;
+		if (i == n3 && (it->what != RP_DIND || it->len != 1 ||
+				it->tmp || repack_overlaps(it->to, 1,
+				r->island, r->island_len)))
+			goto bad;
+		if (it->tmp && repack_overlaps(it->tmp, it->len, r->island,
+					       r->island_len))
+			goto bad;
+	}
+	for (i = 0; i < r->nitems; i++) {	/* new places: free, apart */
+		it = &r->items[i];
+		if (it->what != RP_DIND && !it->tmp)
+			continue;
+		at = it->what == RP_DIND ? it->to : it->tmp;
+		if (at < fs->super->s_first_data_block || at + it->len >
+		    ext2fs_blocks_count(fs->super) ||
+		    plan_used_in(fs, at, at + it->len - 1))
+			goto taken;
+		for (j = i + 1; j < r->nitems; j++) {
+			jt = &r->items[j];
+			if ((jt->tmp || jt->what == RP_DIND) &&
+			    repack_overlaps(it->what == RP_DIND ? it->to :
+					    it->tmp, it->len,
+					    jt->what == RP_DIND ? jt->to :
+					    jt->tmp, jt->len))
+				goto bad;
+		}
+	}
+	return 1;
+taken:
+	out_error(s->out, "apply", 0, "a place the plan moves metadata "
+		  "through is no longer free; make the plan again");
+	return 0;
+bad:
+	out_error(s->out, "apply", 0, "the repack_flex plan does not match "
+		  "this filesystem's geometry; refusing it");
+	return 0;
+}
+
+int plan_repack_sane(struct session *s, const struct plan *p)
+{
+	const struct plan_repack *r = p->repack;
+	size_t i;
+
+	if (!r->n) {	/* only the resize inode's block */
+		const struct repack_item *it = r->items;
+
+		if (r->nitems != 1 || it->what != RP_DIND || it->len != 1 ||
+		    it->tmp || it->to < s->fs->super->s_first_data_block ||
+		    it->to >= ext2fs_blocks_count(s->fs->super)) {
+			out_error(s->out, "apply", 0, "the plan is "
+				  "inconsistent; refusing it");
+			return 1;
+		}
+		if (resize_dind(s->fs) != it->from ||
+		    plan_used_in(s->fs, it->to, it->to)) {
+			out_error(s->out, "apply", 0, "the resize inode's "
+				  "block moved, or block %llu is no longer "
+				  "free; make the plan again",
+				  (unsigned long long)it->to);
+			return 1;
+		}
+		return 0;
+	}
+	if (!items_sane(s, r))
+		return 1;
+	for (i = 0; i < r->nitems; i++)
+		if (repack_item_loc(s->fs, r->items[i].g, r->items[i].what) !=
+		    r->items[i].from) {
+			out_error(s->out, "apply", 0, "group %u's %s moved "
+				  "since the plan was made; make it again",
+				  r->items[i].g,
+				  repack_what_name[r->items[i].what]);
+			return 1;
+		}
+	return !island_free(s, r, p->head, p);
+}
+errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
+			       struct plan **pp)
+{
+	struct plan_repack *r;
+	struct plan *p;
+	blk64_t largest, to, dind = resize_dind(s->fs);
+	errcode_t err;
+
+	*pp = NULL;
+	if (!dind)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = plan_find_free(s->fs, goal, 1, &to, &largest);
+	if (err)
+		return err;
+	p = calloc(1, sizeof(*p));
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->items = calloc(1, sizeof(*r->items));
+	if (!p || !r || !r->items) {
+		free(p);
+		plan_repack_free(r);
+		return ENOMEM;
+	}
+	p->repack = r;
+	snprintf(p->kind, sizeof(p->kind), "resize_block");
+	r->items[0] = (struct repack_item){0, RP_DIND, dind, 0, to, 1};
+	r->nitems = 1;
+	err = plan_fingerprint(s->fs, 0, &p->fp);
+	if (err) {
+		plan_free(p);
+		return err;
+	}
+	*pp = p;
+	return 0;
+}
+
+blk64_t plan_dind_target(const struct plan *p)
+{
+	return p->repack && p->repack->nitems ?
+	       p->repack->items[p->repack->nitems - 1].to : 0;
+}

@@ -1,0 +1,276 @@
+/* frag.c - `frag [--top N] [--per-group|--per-flex]`: the free-extent
+ * histogram, the fs-wide file fragmentation score and the worst files. */
+#include "cmd.h"
+#include "frag.h"
+#include "owner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_hist(struct session *s, const struct frag_hist *h,
+		       int text)
+{
+	int i;
+
+	if (sink_is_json(s->out)) {
+		json_u64(s->out, "free_blocks", h->free_blocks);
+		json_u64(s->out, "free_extents", h->free_extents);
+		json_u64(s->out, "min_extent", h->min_extent);
+		json_u64(s->out, "max_extent", h->max_extent);
+		json_arr_begin(s->out, "histogram");
+		for (i = 0; i < FRAG_BUCKETS; i++) {
+			if (!h->count[i])
+				continue;
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "min_blocks", 1ULL << i);
+			json_u64(s->out, "extents", h->count[i]);
+			json_u64(s->out, "blocks", h->blocks[i]);
+			json_obj_end(s->out);
+		}
+		json_arr_end(s->out);
+	}
+	if (!text)
+		return;
+	out_printf(s->out, "Free space: %llu blocks in %llu extents",
+		   (unsigned long long)h->free_blocks,
+		   (unsigned long long)h->free_extents);
+	if (h->free_extents)
+		out_printf(s->out, " (smallest %llu, largest %llu, average "
+			   "%llu)", (unsigned long long)h->min_extent,
+			   (unsigned long long)h->max_extent,
+			   (unsigned long long)(h->free_blocks /
+						h->free_extents));
+	out_printf(s->out, "\n");
+	if (!h->free_extents)
+		return;
+	out_printf(s->out, "  %-24s %12s %14s %8s\n", "Extent size (blocks)",
+		   "Extents", "Free blocks", "Percent");
+	for (i = 0; i < FRAG_BUCKETS; i++) {
+		char range[48];
+
+		if (!h->count[i])
+			continue;
+		snprintf(range, sizeof(range), "%llu...%llu",
+			 1ULL << i, (2ULL << i) - 1);
+		out_printf(s->out, "  %-24s %12llu %14llu %7.2f%%\n", range,
+			   (unsigned long long)h->count[i],
+			   (unsigned long long)h->blocks[i],
+			   100.0 * h->blocks[i] / h->free_blocks);
+	}
+}
+
+/* One line per group or flex group. */
+static int print_parts(struct session *s, const char *who, dgrp_t per)
+{
+	dgrp_t ngroups = s->fs->group_desc_count, g, last;
+	struct frag_hist h;
+	errcode_t err;
+
+	if (sink_is_json(s->out))
+		json_arr_begin(s->out, per > 1 ? "flex_groups" : "groups");
+	out_printf(s->out, "\n%-8s %12s %10s %10s %10s\n",
+		   per > 1 ? "Flex" : "Group", "Free", "Extents", "Largest",
+		   "Average");
+	for (g = 0; g < ngroups; g += per) {
+		last = g + per - 1 < ngroups ? g + per - 1 : ngroups - 1;
+		err = frag_free_hist(s, g, last, &h);
+		if (err) {
+			out_error(s->out, who, err, "while reading groups");
+			return 1;
+		}
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "index", g / per);
+			json_u64(s->out, "first_group", g);
+			json_u64(s->out, "last_group", last);
+			print_hist(s, &h, 0);
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%-8u %12llu %10llu %10llu %10llu\n",
+			   g / per, (unsigned long long)h.free_blocks,
+			   (unsigned long long)h.free_extents,
+			   (unsigned long long)h.max_extent,
+			   (unsigned long long)(h.free_extents ?
+				h.free_blocks / h.free_extents : 0));
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+	return 0;
+}
+
+static void print_files(struct session *s, const struct frag_files *f,
+			char *const *paths)
+{
+	size_t i;
+	const char *path;
+
+	if (sink_is_json(s->out)) {
+		json_u64(s->out, "files", f->files);
+		json_u64(s->out, "fragmented_files", f->fragmented_files);
+		json_u64(s->out, "file_blocks", f->total_blocks);
+		json_u64(s->out, "file_extents", f->total_extents);
+		json_u64(s->out, "ideal_extents", f->total_ideal);
+		json_double(s->out, "score", f->score);
+		json_u64(s->out, "bad_inodes", f->bad_inodes);
+		json_arr_begin(s->out, "worst");
+	}
+	out_printf(s->out, "\nFiles: %llu with data blocks, %llu fragmented; "
+		   "%llu blocks in %llu extents (ideal %llu)\n",
+		   (unsigned long long)f->files,
+		   (unsigned long long)f->fragmented_files,
+		   (unsigned long long)f->total_blocks,
+		   (unsigned long long)f->total_extents,
+		   (unsigned long long)f->total_ideal);
+	out_printf(s->out, "Fragmentation score: %.2f (0 is ideal; see "
+		   "\"help fragmentation\")\n", f->score);
+	if (f->bad_inodes)
+		out_printf(s->out, "Skipped %lu corrupted inodes\n",
+			   f->bad_inodes);
+	if (f->nworst)
+		out_printf(s->out, "\n%10s %8s %6s %10s  %s\n", "Inode",
+			   "Extents", "Ideal", "Blocks", "Path");
+	for (i = 0; i < f->nworst; i++) {
+		const struct frag_file *w = &f->worst[i];
+
+		path = paths ? paths[i] : NULL;
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "inode", w->ino);
+			json_u64(s->out, "extents", w->extents);
+			json_u64(s->out, "ideal", w->ideal);
+			json_u64(s->out, "blocks", w->blocks);
+			if (path)
+				json_str(s->out, "path", path);
+			else
+				json_null(s->out, "path");
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%10u %8llu %6llu %10llu  %s\n", w->ino,
+			   (unsigned long long)w->extents,
+			   (unsigned long long)w->ideal,
+			   (unsigned long long)w->blocks, path ? path : "?");
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+}
+
+/* The reserved inodes with blocks, the journal first among them. */
+static void print_special(struct session *s)
+{
+	struct frag_special sp[FRAG_SPECIAL_MAX];
+	size_t n, i;
+
+	if (frag_special_get(s, sp, &n))
+		n = 0;
+	if (sink_is_json(s->out))
+		json_arr_begin(s->out, "special");
+	if (n)
+		out_printf(s->out, "\nSpecial inodes (not in the list above):"
+			   "\n%10s %8s %6s %10s  %s\n", "Inode", "Extents",
+			   "Ideal", "Blocks", "What");
+	for (i = 0; i < n; i++) {
+		const struct frag_file *f = &sp[i].f;
+
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "inode", f->ino);
+			json_str(s->out, "name", sp[i].name);
+			json_u64(s->out, "extents", f->extents);
+			json_u64(s->out, "ideal", f->ideal);
+			json_u64(s->out, "blocks", f->blocks);
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%10u %8llu %6llu %10llu  %s\n", f->ino,
+			   (unsigned long long)f->extents,
+			   (unsigned long long)f->ideal,
+			   (unsigned long long)f->blocks, sp[i].name);
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+}
+
+static int do_frag(struct session *s, int argc, char **argv)
+{
+	unsigned long long top = 10;
+	struct frag_files f;
+	struct frag_hist h;
+	ext2_ino_t *want = NULL;
+	char **paths = NULL;
+	dgrp_t per = 0;
+	errcode_t err;
+	char *end;
+	size_t i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--top") && a + 1 < argc) {
+			errno = 0;
+			top = strtoull(argv[++a], &end, 0);
+			if (errno || *end || !*argv[a] || *argv[a] == '-' ||
+			    top > 1000000) {
+				out_error(s->out, argv[0], 0, "bad count %s",
+					  argv[a]);
+				return CMD_FAIL;
+			}
+		} else if (!strcmp(argv[a], "--per-group")) {
+			per = 1;
+		} else if (!strcmp(argv[a], "--per-flex")) {
+			per = ext2fs_has_feature_flex_bg(s->fs->super) ?
+			      1U << s->fs->super->s_log_groups_per_flex : 1;
+		} else {
+			out_error(s->out, argv[0], 0, "Usage: frag [--top N] "
+				  "[--per-group|--per-flex]");
+			return CMD_FAIL;
+		}
+	}
+	err = frag_free_hist(s, 0, s->fs->group_desc_count - 1, &h);
+	if (err) {
+		out_error(s->out, argv[0], err, "while reading the bitmap");
+		return CMD_FAIL;
+	}
+	if (sink_is_json(s->out))
+		json_obj_begin(s->out, "free");
+	print_hist(s, &h, 1);
+	if (sink_is_json(s->out))
+		json_obj_end(s->out);
+	if (per && print_parts(s, argv[0], per))
+		return CMD_FAIL;
+	err = frag_files_scan(s, top, 1, &f);
+	if (err) {
+		out_error(s->out, argv[0], err, "while scanning inodes");
+		return CMD_FAIL;
+	}
+	if (f.nworst) {
+		want = calloc(f.nworst, sizeof(*want));
+		paths = calloc(f.nworst, sizeof(*paths));
+		for (i = 0; want && paths && i < f.nworst; i++)
+			want[i] = f.worst[i].ino;
+		if (!want || !paths ||
+		    owner_find_paths(s->fs, want, paths, f.nworst)) {
+			free(paths);
+			paths = NULL;
+		}
+	}
+	if (sink_is_json(s->out))
+		json_obj_begin(s->out, "files");
+	print_files(s, &f, paths);
+	print_special(s);
+	if (sink_is_json(s->out))
+		json_obj_end(s->out);
+	for (i = 0; paths && i < f.nworst; i++)
+		free(paths[i]);
+	free(want);
+	free(paths);
+	frag_files_release(&f);
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_frag = {
+	.name = "frag",
+	.synopsis = "frag [--top N] [--per-group|--per-flex]",
+	.summary = "Free-space and file fragmentation, with the worst files",
+	.options = "--top --per-group --per-flex",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.run = do_frag,
+};

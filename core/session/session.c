@@ -1,0 +1,533 @@
+/* session.c - opening and closing a filesystem safely, and loading what the
+ * commands need only when they first need it. */
+#include "session.h"
+#include "e2l_err.h"
+#include "fs_probe.h"
+#include "fs_source.h"
+#include "journal_ext.h"
+#include "live.h"
+#include "owner.h"
+#include "plan.h"
+#include "undo_guard.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void session_init(struct session *s, struct sink *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->out = out;
+	s->lock_fd = -1;
+	s->source_fd = -1;
+	e2l_err_init();
+}
+
+const char *session_prog(const struct session *s)
+{
+	return s->debugfs ? "debugfs" : "e2layout";
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->source_name ? s->source_name : s->device;
+}
+
+time_t session_now(const struct session *s)
+{
+	return s->now ? s->now : time(NULL);
+}
+
+/* Refuses to write where a write could lose data; prints why. */
+static errcode_t check_writable(struct session *s, const char *device)
+{
+	if (s->mount_flags & EXT2_MF_MOUNTED) {
+		out_error(s->out, session_prog(s), 0,
+			  "%s is mounted%s%s; refusing to open it read-write "
+			  "(the kernel owns it: writing could corrupt it)",
+			  device, s->mount_point[0] ? " on " : "",
+			  s->mount_point);
+		return EBUSY;
+	}
+	if (s->mount_flags & EXT2_MF_BUSY)
+		return session_lock_busy(s, device);
+	return 0;
+}
+
+static errcode_t load_group_desc(ext2_filsys fs);
+
+/*
+ * After a superblock-only open: can the descriptors be read?  Without
+ * meta_bg they are one run, and reading its last block proves the run is
+ * inside the image; with meta_bg they are scattered, so the whole table is
+ * read now.  A failure makes the caller open the usual way, so that a
+ * broken image is refused at open exactly as before.
+ */
+static int group_desc_readable(ext2_filsys fs)
+{
+	blk64_t last;
+	char *buf;
+	errcode_t err;
+
+	if (ext2fs_has_feature_meta_bg(fs->super))
+		return load_group_desc(fs) == 0;
+	if (!fs->desc_blocks)
+		return 1;
+	last = ext2fs_descriptor_block_loc2(fs, fs->super->s_first_data_block,
+					    fs->desc_blocks - 1);
+	if (ext2fs_get_mem(fs->blocksize, &buf))
+		return 0;
+	err = io_channel_read_blk64(fs->io, last, 1, buf);
+	ext2fs_free_mem(&buf);
+	return err == 0;
+}
+
+static errcode_t open_device(struct session *s, const char *device,
+			     unsigned flags, const char *undo_file,
+			     blk64_t superblock, unsigned blocksize)
+{
+	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
+			 s->extra_open_flags;
+	io_manager io = unix_io_manager;
+	char dev[PATH_MAX], mnt[PATH_MAX];
+	bool is_mnt = false;
+	struct stat st;
+	errcode_t err;
+
+	if (s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	if (!stat(device, &st) && S_ISDIR(st.st_mode)) {
+		/* a mount point names its filesystem; any other directory
+		 * is a mistake, never "the disk below it" */
+		err = live_device_of_dir(device, dev, sizeof(dev), mnt,
+					 sizeof(mnt), &is_mnt);
+		if (err) {
+			out_error(s->out, session_prog(s), 0, "%s is a "
+				  "directory on no mounted ext2/3/4 filesystem",
+				  device);
+			return err;
+		}
+		if (!is_mnt) {
+			out_error(s->out, session_prog(s), 0, "%s is a directory "
+				  "but not a mount point; give the mount point "
+				  "%s or the device %s", device, mnt, dev);
+			return EXT2_ET_BAD_DEVICE_NAME;
+		}
+		device = dev;
+	}
+	if (superblock && !blocksize) {
+		out_error(s->out, device, 0,
+			  "if you specify the superblock, you must also "
+			  "specify the block size");
+		return EINVAL;
+	}
+
+	err = ext2fs_check_mount_point(device, &s->mount_flags,
+				       s->mount_point, sizeof(s->mount_point));
+	if (err) {
+		s->mount_flags = 0;
+		s->mount_point[0] = 0;
+	}
+	if (flags & SESSION_CATASTROPHIC) {
+		/* debugfs 1.47.0 keeps -w in catastrophic mode */
+		if ((flags & SESSION_RW) && !s->debugfs) {
+			out_error(s->out, device, 0,
+				  "opening read-only because of catastrophic "
+				  "mode");
+			flags &= ~SESSION_RW;
+		}
+		open_flags |= EXT2_FLAG_SKIP_MMP | EXT2_FLAG_IGNORE_SB_ERRORS;
+	}
+	/*
+	 * Read-only from the primary superblock: the descriptors (8 MiB on
+	 * 16 TiB) are not read at open; libext2fs reads the block holding a
+	 * descriptor when one is asked for, and session_need(NEED_GROUP_DESC)
+	 * reads the whole table.  libext2fs's threaded bitmap reading is only
+	 * enabled once the table is in memory (the on-demand block is one
+	 * static buffer).  An e2image file keeps its descriptors right after
+	 * its superblock, not where s_first_data_block says (which is where
+	 * the on-demand reads look), so it is read whole.
+	 */
+	if (!(flags & SESSION_RW) && !superblock && !s->debugfs &&
+	    !(open_flags & EXT2_FLAG_IMAGE_FILE))
+		open_flags |= EXT2_FLAG_SUPER_ONLY;
+	else
+		open_flags |= EXT2_FLAG_THREADS;
+	if (flags & SESSION_RW) {
+		err = check_writable(s, device);
+		if (!err)
+			err = session_lock(s, device);
+		if (err)
+			return err;
+		open_flags |= EXT2_FLAG_RW;
+	} else if (s->mount_flags & EXT2_MF_MOUNTED) {
+		if (!s->debugfs)	/* debugfs says nothing */
+			out_error(s->out, "e2layout", 0, "warning: %s is "
+				  "mounted; what is shown is the on-disk "
+				  "state, which may lag the kernel's", device);
+		if (s->mount_point[0] &&
+		    live_attach(s->mount_point, &s->live))
+			s->live = NULL;	/* no kernel view; on-disk only */
+	}
+
+	/* debugfs sets up (and announces) an undo file read-only too; it
+	 * is a new file only, written so that it always restores */
+	if (undo_file && ((flags & SESSION_RW) || s->debugfs)) {
+		err = undo_guard_open(s, session_prog(s), device, undo_file, 0,
+				      &s->undo_guard);
+		if (err) {
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			return err;
+		}
+		io = undo_io_manager;
+		if (s->debugfs)
+			out_printf(s->out, "Overwriting existing filesystem; "
+				   "this can be undone using the command:\n"
+				   "    e2undo %s %s\n\n", undo_file, device);
+	}
+
+	for (;;) {
+		err = ext2fs_open(device, open_flags, superblock, blocksize,
+				  io, &s->fs);
+		if (err == EXT2_ET_SB_CSUM_INVALID &&
+		    !(open_flags & EXT2_FLAG_IGNORE_CSUM_ERRORS)) {
+			out_printf(s->out, "Checksum errors in superblock!  "
+					   "Retrying...\n");
+			open_flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+			continue;
+		}
+		break;
+	}
+	if (!err && (open_flags & EXT2_FLAG_SUPER_ONLY) &&
+	    !group_desc_readable(s->fs)) {
+		/* let a full open report the problem as it would have */
+		ext2fs_close_free(&s->fs);
+		open_flags &= ~EXT2_FLAG_SUPER_ONLY;
+		open_flags |= EXT2_FLAG_THREADS;
+		err = ext2fs_open(device, open_flags, superblock, blocksize,
+				  io, &s->fs);
+	}
+	if (err) {
+		s->fs = NULL;
+		live_free(s->live);
+		s->live = NULL;
+		session_unlock(s);
+		out_error(s->out, s->open_who ? s->open_who : session_prog(s),
+			  err, "while trying to open %s", device);
+		undo_guard_close(&s->undo_guard, NULL, NULL);
+		if (err == EXT2_ET_BAD_MAGIC)
+			fs_probe_report(s->out, device);
+		return err;
+	}
+	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	/*
+	 * A filesystem that needs journal recovery opens -w too: journal_run
+	 * is what recovers it.  Layout plans refuse it when they are applied
+	 * (plan_apply.c's check_safe).  debugfs reads the bitmaps now and
+	 * gives the filesystem up when they cannot be read.
+	 */
+	if (s->debugfs && !(flags & SESSION_CATASTROPHIC)) {
+		err = ext2fs_read_bitmaps(s->fs);
+		if (err) {
+			out_error(s->out, device, err,
+				  "while reading allocation bitmaps");
+			ext2fs_close_free(&s->fs);
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			undo_guard_close(&s->undo_guard, NULL, NULL);
+			return err;
+		}
+	}
+
+	s->device = strdup(device);
+	s->undo_file = undo_file ? strdup(undo_file) : NULL;
+	s->flags = flags;
+	s->root = s->cwd = EXT2_ROOT_INO;
+	s->loaded = s->fs->block_map && s->fs->inode_map ? NEED_BITMAPS : 0;
+	return 0;
+}
+
+/*
+ * A journal device (mke2fs -O journal_dev) holds no filesystem to open:
+ * what it holds is told instead (its layout and users), and the open
+ * fails.
+ */
+static errcode_t show_journal_device(struct session *s, const char *device)
+{
+	struct e2l_journal j = {.ext_user = -1};
+	char u[37];
+	errcode_t err;
+
+	err = journal_ext_read(device, &j);
+	if (err) {
+		out_error(s->out, "e2layout", err, "while reading the journal "
+			  "device %s", device);
+		journal_release(&j);
+		return err;
+	}
+	if (journal_user(&j, 0, u))
+		snprintf(u, sizeof(u), "no filesystem");
+	out_error(s->out, "e2layout", 0, "%s: this is an ext4 journal device "
+		  "(mke2fs -O journal_dev) used by UUID %s%s; it holds a "
+		  "journal, not a filesystem: open the filesystem (with "
+		  "--journal-dev %s) to see it with its journal", device, u,
+		  j.sb_nr_users > 1 ? " and others" : "", device);
+	journal_ext_print(s, &j);
+	journal_release(&j);
+	return E2L_ERR_BAD_ARGUMENT;
+}
+
+errcode_t session_open(struct session *s, const char *device, unsigned flags,
+		       const char *undo_file, blk64_t superblock,
+		       unsigned blocksize)
+{
+	char *open_as = NULL;
+	errcode_t err = 0;
+
+	if (s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
+	 * opens the named file as it is; so does -s) */
+	if (!s->debugfs && !superblock &&
+	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		if (journal_ext_is_device(device))
+			return show_journal_device(s, device);
+		err = fs_source_resolve(s, device, flags, &open_as);
+	}
+	if (!err)
+		err = open_device(s, open_as ? open_as : device, flags,
+				  undo_file, superblock, blocksize);
+	if (err)
+		fs_source_release(s);
+	free(open_as);
+	return err;
+}
+
+/* Reads every descriptor block into fs->group_desc, as ext2fs_open would
+ * have, contiguous blocks in one read. */
+static errcode_t load_group_desc(ext2_filsys fs)
+{
+	blk64_t first = fs->super->s_first_data_block, start = 0, blk;
+	dgrp_t i, run = 0;
+	char *table = NULL;
+	errcode_t err;
+
+	if (fs->group_desc)
+		return 0;
+	err = ext2fs_get_array(fs->desc_blocks, fs->blocksize, &table);
+	if (err)
+		return err;
+	for (i = 0; i <= fs->desc_blocks; i++) {
+		blk = i < fs->desc_blocks ?
+			ext2fs_descriptor_block_loc2(fs, first, i) : 0;
+		if (run && i < fs->desc_blocks && blk == start + run) {
+			run++;
+			continue;
+		}
+		if (run) {
+			err = io_channel_read_blk64(fs->io, start, run,
+				table + (size_t)(i - run) * fs->blocksize);
+			if (err)
+				goto out;
+		}
+		start = blk;
+		run = 1;
+	}
+#ifdef WORDS_BIGENDIAN
+	for (i = 0; i < fs->group_desc_count; i++)
+		ext2fs_swap_group_desc2(fs, ext2fs_group_desc(fs,
+			(struct opaque_ext2_group_desc *)table, i));
+#endif
+	fs->group_desc = (struct opaque_ext2_group_desc *)table;
+	table = NULL;
+	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
+	fs->flags |= EXT2_FLAG_THREADS;
+out:
+	ext2fs_free_mem(&table);
+	return err;
+}
+
+void session_invalidate(struct session *s)
+{
+	owner_index_free(s->owners);
+	s->owners = NULL;
+}
+
+errcode_t session_close(struct session *s)
+{
+	errcode_t err = 0, e;
+
+	plan_free(s->plan);
+	s->plan = NULL;
+	undo_list_free(s);
+	if (!s->fs) {
+		session_unlock(s);
+		return 0;
+	}
+	session_invalidate(s);
+	if (s->extent) {
+		ext2fs_extent_free(s->extent);
+		s->extent = NULL;
+		free(s->extent_prompt);
+		s->extent_prompt = NULL;
+	}
+	/* as debugfs: dirty bitmaps are written (or refused, read-only) */
+	if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
+		e = ext2fs_write_inode_bitmap(s->fs);
+		if (e) {
+			out_error(s->out, "ext2fs_write_inode_bitmap",
+				  e, NULL);
+			err = e;
+		}
+	}
+	if (s->fs->flags & EXT2_FLAG_BB_DIRTY) {
+		e = ext2fs_write_block_bitmap(s->fs);
+		if (e) {
+			out_error(s->out, "ext2fs_write_block_bitmap",
+				  e, NULL);
+			err = e;
+		}
+	}
+	e = ext2fs_close_free(&s->fs);
+	if (e) {
+		out_error(s->out, "ext2fs_close", e, NULL);
+		err = e;
+	}
+	if (s->undo_guard) {
+		e = undo_guard_close(&s->undo_guard, NULL, NULL);
+		if (e) {
+			out_error(s->out, "e2layout", e, "while writing the "
+				  "undo file %s: it cannot restore %s; run "
+				  "e2fsck -fn on it", s->undo_file, s->device);
+			err = e;
+		}
+	}
+	live_free(s->live);
+	s->live = NULL;
+	free(s->device);
+	free(s->undo_file);
+	s->device = s->undo_file = NULL;
+	fs_source_release(s);
+	s->loaded = 0;
+	session_unlock(s);	/* after the last write */
+	s->fs_changed = s->wrote = false;
+	return err;
+}
+
+/*
+ * Before libext2fs reads one bitmap block per initialised group (8,192
+ * scattered blocks on 16 TiB): when a sample block is not in the page
+ * cache, ask the kernel for all of them at once, so that a cold read
+ * proceeds in parallel rather than one seek at a time.
+ */
+static void bitmap_readahead(struct session *s, int inode_bitmaps)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t blk, start = 0, len = 0;
+	int csum = ext2fs_has_group_desc_csum(fs), fd;
+	__u16 uninit = inode_bitmaps ? EXT2_BG_INODE_UNINIT :
+				       EXT2_BG_BLOCK_UNINIT;
+	dgrp_t g, probe;
+	char sample[1];
+	struct iovec iov = {sample, sizeof(sample)};
+
+	if (!s->device || fs->group_desc_count < 64)
+		return;
+	fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* the last initialised group's bitmap: cached means warm */
+	for (probe = fs->group_desc_count; probe > 0; probe--)
+		if (!csum || !ext2fs_bg_flags_test(fs, probe - 1, uninit))
+			break;
+	if (probe) {
+		blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, probe - 1) :
+				      ext2fs_block_bitmap_loc(fs, probe - 1);
+		if (preadv2(fd, &iov, 1, (off_t)(blk * fs->blocksize),
+			    RWF_NOWAIT) == 1)
+			goto out;
+	}
+	for (g = 0; g <= fs->group_desc_count; g++) {
+		blk = 0;
+		if (g < fs->group_desc_count &&
+		    !(csum && ext2fs_bg_flags_test(fs, g, uninit)))
+			blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, g) :
+					      ext2fs_block_bitmap_loc(fs, g);
+		if (blk && len && blk == start + len) {
+			len++;
+			continue;
+		}
+		if (len)
+			posix_fadvise(fd, (off_t)(start * fs->blocksize),
+				      (off_t)(len * fs->blocksize),
+				      POSIX_FADV_WILLNEED);
+		start = blk;
+		len = blk ? 1 : 0;
+	}
+out:
+	close(fd);
+}
+
+void session_bitmap_type(ext2_filsys fs, unsigned long long bits)
+{
+	/* a plain bit array up to 16 MiB: a fragmented filesystem's rbtree
+	 * costs more (48 bytes an extent) and is slower to search; beyond
+	 * that (a large, mostly empty device) the rbtree */
+	fs->default_bitmap_type = bits <= (1ULL << 27) ?
+				  EXT2FS_BMAP64_BITARRAY :
+				  EXT2FS_BMAP64_RBTREE;
+}
+
+errcode_t session_need(struct session *s, unsigned need)
+{
+	errcode_t err;
+
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	need &= ~s->loaded;
+	if (!need)
+		return 0;
+	if (need & (NEED_GROUP_DESC | NEED_BITMAPS)) {
+		err = load_group_desc(s->fs);
+		if (err)
+			return err;
+		need &= ~NEED_GROUP_DESC;	/* not kept in s->loaded */
+		if (!need)
+			return 0;
+	}
+	if (s->flags & SESSION_CATASTROPHIC)
+		return EXT2_ET_NO_BLOCK_BITMAP;
+	/*
+	 * TODO(perf): load per group on demand (most groups of a large
+	 * filesystem are BLOCK_UNINIT); the API already lets callers say
+	 * what they need so that this can change without touching them.
+	 */
+	if (need & NEED_INODE_BITMAP)
+		bitmap_readahead(s, 1);
+	if (need & NEED_BLOCK_BITMAP)
+		bitmap_readahead(s, 0);
+	if (need & NEED_INODE_BITMAP) {
+		session_bitmap_type(s->fs, s->fs->super->s_inodes_count);
+		err = ext2fs_read_inode_bitmap(s->fs);
+		if (err)
+			return err;
+		s->loaded |= NEED_INODE_BITMAP;
+	}
+	if (need & NEED_BLOCK_BITMAP) {
+		session_bitmap_type(s->fs, ext2fs_blocks_count(s->fs->super) /
+				    EXT2FS_CLUSTER_RATIO(s->fs));
+		err = ext2fs_read_block_bitmap(s->fs);
+		if (err)
+			return err;
+		s->loaded |= NEED_BLOCK_BITMAP;
+	}
+	return 0;
+}
