@@ -160,6 +160,9 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * Commands declare what they need in their cmd_entry; the dispatcher calls
  * this, so handlers rarely do.
  */
+/* Makes the next bitmaps fs allocates (of bits bits) a bit array when that
+ * is at most 16 MiB, else an rbtree. */
+void session_bitmap_type(ext2_filsys fs, unsigned long long bits);
 errcode_t session_need(struct session *s, unsigned need);
 
 /* What the session shows as its filesystem's name: s->source_name when
