@@ -98,27 +98,12 @@ static void fault_remove(ext2_filsys fs)
 		fs->io->manager = fault_orig;
 }
 
-/* Reopens the session's filesystem through io (undo or plain unix). */
+/* Reopens the session's filesystem read-write through io (undo or plain
+ * unix), with its bitmaps. */
 static errcode_t reopen(struct session *s, io_manager io)
 {
-	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
-		    EXT2_FLAG_64BITS;
-	errcode_t err, e;
-
-	session_invalidate(s);
-	/* a close that fails still frees; the reopen goes on regardless */
-	err = s->fs ? ext2fs_close_free(&s->fs) : 0;
-	s->loaded = 0;
-	e = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
-	if (!err)
-		err = e;
-	if (e) {
-		s->fs = NULL;
-		return err;
-	}
-	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-	e = session_need(s, NEED_BITMAPS);
-	return err ? err : e;
+	return session_reopen(s, io, EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
+			      EXT2_FLAG_64BITS, 0, NEED_BITMAPS, 0);
 }
 
 static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
