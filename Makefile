@@ -80,7 +80,7 @@ TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan compat compat-calls bench install \
-	clean index check-deps lint \
+	clean index check-deps lint golden-update \
 	unit-tests test-images fuzz fuzz-build
 all: $(BIN) $(DEPS_OK)
 
@@ -166,6 +166,13 @@ index:
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
+
+# rewrites tests/golden/*.expect from what this build prints (review the
+# diff: it is a change of what e2layout's requests are specified to print)
+golden-update: $(BIN) test-images
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2L_BUILD=$(abspath $(BUILD)) E2L_GOLDEN_UPDATE=1 \
+		sh tests/golden/t_golden.sh
 
 # cppcheck over every source folder (CI runs it: .ci/run); clean on the tree.
 # A false positive is silenced where it is, with a cppcheck-suppress comment

@@ -3,6 +3,7 @@
  * end they are written to the journal, committed (the atomic point), written
  * home (checkpoint), and the journal is marked empty again. */
 #include "plan.h"
+#include "io_layer.h"
 #include "jtrans.h"
 
 #include <stdlib.h>
@@ -16,9 +17,9 @@ struct cap_blk {
 };
 
 static struct {
+	struct io_layer l;		/* first: the channel's manager while
+					 * capturing (io_layer.h) */
 	ext2_filsys fs;
-	io_manager orig;
-	struct struct_io_manager mgr;
 	struct cap_blk *b;
 	size_t n, cap;
 	struct jt_journal old, new;	/* new: a relocated journal's run */
@@ -50,11 +51,11 @@ static errcode_t spill(io_channel ch)
 	size_t i;
 
 	for (i = 0; i < pj.n && !err; i++)
-		err = pj.orig->write_blk64(ch, pj.b[i].blk * fb /
+		err = pj.l.below->write_blk64(ch, pj.b[i].blk * fb /
 					   ch->block_size, -(int)fb,
 					   pj.b[i].data);
 	if (!err)
-		err = pj.orig->flush(ch);
+		err = pj.l.below->flush(ch);
 	for (i = 0; i < pj.n; i++)
 		free(pj.b[i].data);
 	pj.n = 0;
@@ -90,7 +91,7 @@ static errcode_t get(io_channel ch, blk64_t blk, struct cap_blk **out)
 	c->data = malloc(fb);
 	if (!c->data)
 		return EXT2_ET_NO_MEMORY;
-	err = pj.orig->read_blk64(ch, blk * fb / ch->block_size, -(int)fb,
+	err = pj.l.below->read_blk64(ch, blk * fb / ch->block_size, -(int)fb,
 				  c->data);
 	if (err) {
 		free(c->data);
@@ -131,11 +132,11 @@ static errcode_t cap_write64(io_channel ch, unsigned long long blk, int count,
 
 	if (pj.spilled || !len ||
 	    !visible(off / fb, (off + len - 1) / fb))
-		return pj.orig->write_blk64(ch, blk, count, buf);
+		return pj.l.below->write_blk64(ch, blk, count, buf);
 	for (end = off + len, f = off / fb; f * fb < end; f++) {
 		err = get(ch, f, &c);
 		if (!err && !c)		/* spilled: the rest goes through */
-			return pj.orig->write_blk64(ch, blk, count, buf);
+			return pj.l.below->write_blk64(ch, blk, count, buf);
 		if (err)
 			return err;
 		a = off > f * fb ? off : f * fb;
@@ -152,7 +153,7 @@ static errcode_t cap_read64(io_channel ch, unsigned long long blk, int count,
 	unsigned fb = pj.fs->blocksize;
 	__u64 off = blk * ch->block_size, end, a, z;
 	__u64 len = count < 0 ? (__u64)-count : (__u64)count * ch->block_size;
-	errcode_t err = pj.orig->read_blk64(ch, blk, count, buf);
+	errcode_t err = pj.l.below->read_blk64(ch, blk, count, buf);
 	size_t i;
 
 	if (err)
@@ -219,8 +220,8 @@ static void drop(void)
 
 static void uninstall(void)
 {
-	if (pj.fs && pj.fs->io->manager == &pj.mgr)
-		pj.fs->io->manager = pj.orig;
+	if (pj.fs)
+		io_layer_pop(pj.fs->io, &pj.l);
 }
 
 /* Log blocks from the first one, short of a fast-commit area. */
@@ -290,14 +291,12 @@ errcode_t plan_journal_begin(ext2_filsys fs, const struct plan *p,
 	err = write_super(fs);
 	if (err)
 		goto fail;
-	pj.orig = fs->io->manager;
-	pj.mgr = *pj.orig;
-	pj.mgr.read_blk = cap_read;
-	pj.mgr.read_blk64 = cap_read64;
-	pj.mgr.write_blk = cap_write;
-	pj.mgr.write_blk64 = cap_write64;
-	pj.mgr.write_byte = NULL;
-	fs->io->manager = &pj.mgr;
+	io_layer_push(fs->io, &pj.l);
+	pj.l.mgr.read_blk = cap_read;
+	pj.l.mgr.read_blk64 = cap_read64;
+	pj.l.mgr.write_blk = cap_write;
+	pj.l.mgr.write_blk64 = cap_write64;
+	pj.l.mgr.write_byte = NULL;
 	*active = pj.active = 1;
 	return 0;
 fail:
