@@ -11,8 +11,6 @@ done
 orig=${E2L_IMAGES:-}/demo.img
 [ -f "$orig" ] || skip "no demo image: TUI gate test skipped"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-LSAN_OPTIONS="suppressions=$top/tests/tui/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 sock=e2l-gate-$$
 TM="tmux -L $sock"
 cleanup() {
