@@ -7,15 +7,8 @@
 set -u
 : "${E2LAYOUT:?}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-sock=e2l-lab-$$
-# Applying a plan goes through libext2fs's undo manager, whose leak the
-# editor's tests suppress (tests/editor/lsan.supp says why): same here.
-LSAN_OPTIONS="suppressions=$top/tests/editor/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
-export E2LAYOUT_UNDO_DIR="$tmp"
-fail() { echo "FAIL: $*"; tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"; exit 1; }
+. "$(dirname "$0")/../lib/testlib.sh"	# (its undo dir and LSan settings)
+tmp=$T
 
 "$E2LAYOUT" lab list > "$tmp/list" || fail "lab list failed"
 for want in where journal flexbg fragfiles prealloc live; do
@@ -124,56 +117,36 @@ dumpe2fs -h "$f/flexbg.img" 2>/dev/null | grep -q "^Filesystem features:.*flex_b
 cmp -s "$f/flexbg.bin" "$f/flexbg-g16.bin" || fail "flexbg: a.bin changed"
 
 # The TUI opens on the lab panel when started on a terminal.
-if command -v tmux >/dev/null 2>&1 &&
-   tmux -L "$sock" -f /dev/null new-session -d -s lab -x 120 -y 40 \
-	"cd '$tmp' && env ASAN_OPTIONS='${ASAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' lab start journal tui 2>'$tmp/tui.err'; echo \$? > '$tmp/tui.rc'; sleep 20" 2>/dev/null; then
+if command -v tmux >/dev/null 2>&1; then
+	. "$top/tests/lib/tmux.sh"
 	mkdir -p "$tmp/tui"
-	i=0; ok=0
-	while [ $i -lt 75 ]; do
-		tmux -L "$sock" capture-pane -p -t lab > "$tmp/screen" 2>/dev/null
-		grep -q "Lab journal" "$tmp/screen" && grep -q "Steps:" "$tmp/screen" && { ok=1; break; }
-		sleep 0.2; i=$((i + 1))
-	done
-	[ $ok = 1 ] || { cat "$tmp/screen" "$tmp/tui.err"; fail "the TUI did not show the lab panel"; }
-	tmux -L "$sock" send-keys -t lab Escape
-	sleep 0.5
-	tmux -L "$sock" send-keys -t lab L
-	i=0; ok=0
-	while [ $i -lt 50 ]; do
-		tmux -L "$sock" capture-pane -p -t lab > "$tmp/screen" 2>/dev/null
-		grep -q "e2layout lab" "$tmp/screen" && grep -q "Goal:" "$tmp/screen" && { ok=1; break; }
-		sleep 0.2; i=$((i + 1))
-	done
-	[ $ok = 1 ] || { cat "$tmp/screen"; fail "L did not bring the lab panel back"; }
+	tmux_start -x 120 -y 40 "cd '$tmp' && env ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' lab start journal tui 2>'$tmp/tui.err'; echo \$? > '$tmp/tui.rc'; sleep 20"
+	on_fail() { tmux_on_fail; echo "--- stderr:"; cat "$tmp/tui.err" 2>/dev/null; }
+	wait_for "Lab journal" "the TUI did not show the lab panel"
+	wait_for "Steps:" "the lab panel shows no steps"
+	keys Escape
+	wait_stable
+	keys L
+	wait_for "e2layout lab" "L did not bring the lab panel back"
+	wait_for "Goal:" "the lab panel shows no goal"
 	# Solve it in the TUI: the journal view, e, relocate to the middle,
 	# type yes; then lab check confirms.
-	tui_wait() {	# PATTERN WHAT
-		i=0
-		while [ $i -lt 150 ]; do
-			tmux -L "$sock" capture-pane -p -t lab > "$tmp/screen" 2>/dev/null
-			grep -q -- "$1" "$tmp/screen" && return 0
-			sleep 0.2; i=$((i + 1))
-		done
-		cat "$tmp/screen"; fail "lab TUI: $2"
-	}
-	tmux -L "$sock" send-keys -t lab Escape 4
-	tui_wait "Journal inode <8>" "no journal view"
-	tmux -L "$sock" send-keys -t lab e 2
-	tui_wait "Plan: journal_relocate of inode 8" "no plan screen"
-	tmux -L "$sock" send-keys -t lab a
-	tui_wait "Type yes" "no yes prompt"
-	tmux -L "$sock" send-keys -t lab y e s Enter
-	tui_wait "Applied and verified" "the relocation was not applied"
-	tmux -L "$sock" send-keys -t lab Enter q
-	i=0
-	while [ ! -s "$tmp/tui.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	[ "$(cat "$tmp/tui.rc" 2>/dev/null)" = 0 ] || { cat "$tmp/tui.err"; fail "lab TUI exit status $(cat "$tmp/tui.rc" 2>/dev/null)"; }
-	tmux -L "$sock" kill-server 2>/dev/null
+	keys Escape 4
+	wait_for "Journal inode <8>" "lab TUI: no journal view" 30
+	keys e 2
+	wait_for "Plan: journal_relocate of inode 8" "lab TUI: no plan screen" 30
+	keys a
+	wait_for "Type yes" "lab TUI: no yes prompt" 30
+	keys y e s Enter
+	wait_for "Applied and verified" "lab TUI: the relocation was not applied" 30
+	keys Enter q
+	wait_file "$tmp/tui.rc" "the lab TUI did not quit"
+	[ "$(cat "$tmp/tui.rc" 2>/dev/null)" = 0 ] || fail "lab TUI exit status $(cat "$tmp/tui.rc" 2>/dev/null)"
+	tmux_stop
 	"$E2LAYOUT" lab check journal "$tmp/tui/journal.img" > "$tmp/check.tui" 2>&1 ||
 		{ cat "$tmp/check.tui"; fail "lab check after solving the journal lab in the TUI"; }
 else
 	echo "note: no tmux, lab panel not tested"
 fi
-rm -rf "$tmp"
 echo "labs test passed"
 exit 0

@@ -44,6 +44,17 @@ checks_done() {
 # skip REASON: the test cannot run here (exit 77, the reason last).
 skip() { echo "$*"; exit 77; }
 
+# wait_until SECONDS WHAT CMD...: runs CMD every 0.1 s until it succeeds;
+# fails with WHAT when it has not after SECONDS (what a test waits for, it
+# polls: never a fixed sleep).
+wait_until() {
+	wu_end=$(( $(date +%s) + $1 )); wu_what=$2; shift 2
+	until "$@"; do
+		[ "$(date +%s)" -lt "$wu_end" ] || fail "$wu_what"
+		sleep 0.1
+	done
+}
+
 # fsck_clean IMG: e2fsck -fn finds nothing (exit 0).
 fsck_clean() { e2fsck -fn "$1" >"$T/fsck.out" 2>&1; }
 
