@@ -12,28 +12,12 @@
 #include <string.h>
 #include <sys/time.h>
 
-/* The open journal (debugfs keeps one per process). */
-static struct {
-	ext2_filsys fs;			/* the filesystem it belongs to */
-	int open;
-	struct jt_journal j;
-	__u32 tail, tail_seq;		/* s_start, s_sequence to write */
-	__u32 head, next_seq;		/* where the next transaction goes */
-} js;
-
-/* After journal_run debugfs holds the reopened filesystem without bitmaps:
- * its bitmap-needing requests refuse until the filesystem is reopened. */
-static ext2_filsys no_bitmaps;
-
 #define DATA_END	((errcode_t)-1)	/* short data file: stop quietly */
 
-static int jopen(struct session *s)
+/* The open journal (s->journal, closed with the filesystem), or NULL. */
+static struct jt_session *jopen(struct session *s)
 {
-	if (js.open && js.fs != s->fs) {	/* filesystem closed since */
-		jt_close(&js.j);
-		js.open = 0;
-	}
-	return js.open;
+	return s->journal;
 }
 
 static __u32 be32(const unsigned char *p)
@@ -47,9 +31,9 @@ static int fs_recover(ext2_filsys fs)
 }
 
 /* debugfs's walk from s_start to the block after the last commit. */
-static void find_head(void)
+static void find_head(struct jt_session *js)
 {
-	struct jt_journal *j = &js.j;
+	struct jt_journal *j = &js->j;
 	unsigned tb = journal_tag_bytes(j->incompat), off, flags;
 	unsigned csz = jt_csum_v23(j) ? 4 : 0;
 	__u32 seq = j->sequence, blk = j->start, head = blk;
@@ -85,19 +69,20 @@ static void find_head(void)
 			break;
 		}
 	}
-	js.next_seq = seq;
-	js.head = head;
+	js->next_seq = seq;
+	js->head = head;
 out:
 	free(b);
 }
 
 static void set_csum(struct session *s, int ver)
 {
-	struct jt_journal *j = &js.j;
+	struct jt_session *js = s->journal;
+	struct jt_journal *j = &js->j;
 
 	if (j->version < 2)
 		return;
-	if (js.tail || fs_recover(s->fs)) {
+	if (js->tail || fs_recover(s->fs)) {
 		out_printf(s->out, "Journal needs recovery, will not add "
 			   "csums.\n");
 		return;
@@ -125,7 +110,8 @@ static void set_csum(struct session *s, int ver)
 /* debugfs's update_uuid and update_64bit_flag. */
 static void set_uuid_64bit(struct session *s)
 {
-	struct jt_journal *j = &js.j;
+	struct jt_session *js = s->journal;
+	struct jt_journal *j = &js->j;
 	ext2_filsys fs = s->fs;
 	int i;
 
@@ -134,7 +120,7 @@ static void set_uuid_64bit(struct session *s)
 	for (i = 0; i < 16 && !j->sb[0x30 + i]; i++)
 		;
 	if (i && !(j->incompat & E2L_JFEAT_INCOMPAT_64BIT)) {
-		if (js.tail || fs_recover(fs))
+		if (js->tail || fs_recover(fs))
 			out_printf(s->out, "Journal needs recovery, will not "
 				   "set 64bit.\n");
 		else
@@ -142,7 +128,7 @@ static void set_uuid_64bit(struct session *s)
 	}
 	if (j->incompat & E2L_JFEAT_INCOMPAT_64BIT)
 		return;
-	if (js.tail || fs_recover(fs)) {
+	if (js->tail || fs_recover(fs)) {
 		out_printf(s->out, "Journal needs recovery, will not set "
 			   "64bit.\n");
 		return;
@@ -152,7 +138,7 @@ static void set_uuid_64bit(struct session *s)
 
 static int check_bitmaps(struct session *s, const char *who)
 {
-	if (s->fs && s->fs == no_bitmaps) {
+	if (s->fs && s->no_bitmaps) {
 		out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
 		return 1;
 	}
@@ -163,6 +149,7 @@ static int do_jo(struct session *s, int argc, char **argv)
 {
 	int c, csum = 0, ver = 3;
 	const char *ext = NULL;
+	struct jt_session *js;
 	errcode_t err;
 
 	if (check_bitmaps(s, argv[0]))
@@ -201,20 +188,21 @@ static int do_jo(struct session *s, int argc, char **argv)
 				   argv[0]);
 		}
 	}
-	err = jt_open_fs(s->fs, ext, &js.j);
+	js = calloc(1, sizeof(*js));
+	err = js ? jt_open_fs(s->fs, ext, &js->j) : EXT2_ET_NO_MEMORY;
 	if (err) {
+		free(js);
 		out_error(s->out, argv[0], err, "while opening journal");
 		return CMD_FAIL;
 	}
-	js.fs = s->fs;
-	js.open = 1;
-	js.tail = js.j.start;
-	js.tail_seq = js.next_seq = js.j.sequence;
-	js.head = 0;
+	s->journal = js;
+	js->tail = js->j.start;
+	js->tail_seq = js->next_seq = js->j.sequence;
+	js->head = 0;
 	set_uuid_64bit(s);
 	if (csum)
 		set_csum(s, ver);
-	find_head();
+	find_head(js);
 	return CMD_OK;
 }
 
@@ -263,10 +251,18 @@ static errcode_t read_list(const char *str, blk64_t **list, size_t *n)
 	return err;
 }
 
+/* journal_write's data file, read one journal block at a time. */
+struct jw_data {
+	FILE *fp;
+	unsigned bs;
+};
+
 static errcode_t from_file(void *ctx, size_t i, unsigned char *buf)
 {
+	struct jw_data *d = ctx;
+
 	(void)i;
-	if (fread(buf, js.j.bs, 1, ctx) != 1)
+	if (fread(buf, d->bs, 1, d->fp) != 1)
 		return DATA_END;
 	return 0;
 }
@@ -274,7 +270,9 @@ static errcode_t from_file(void *ctx, size_t i, unsigned char *buf)
 static errcode_t jwrite(struct session *s, const blk64_t *bl, size_t bn,
 			const blk64_t *rl, size_t rn, FILE *fp, int commit)
 {
-	struct jt_journal *j = &js.j;
+	struct jt_session *js = s->journal;
+	struct jt_journal *j = &js->j;
+	struct jw_data data = {fp, js->j.bs};
 	struct jt_tx t;
 	struct timeval tv;
 	__u32 blocks, tid, start;
@@ -283,12 +281,12 @@ static errcode_t jwrite(struct session *s, const blk64_t *bl, size_t bn,
 	if (rn)
 		j->incompat |= E2L_JFEAT_INCOMPAT_REVOKE;
 	blocks = jt_tx_guess(j, bn, rn);
-	tid = js.tail ? js.next_seq : js.tail_seq;
-	start = js.tail ? js.head : j->first;
+	tid = js->tail ? js->next_seq : js->tail_seq;
+	start = js->tail ? js->head : j->first;
 	if (start + blocks > j->maxlen)
 		return ENOSPC;
 	jt_tx_begin(&t, j, tid, start, JT_QUIRK_DEBUGFS);
-	err = jt_tx_blocks(&t, bl, bn, from_file, fp);
+	err = jt_tx_blocks(&t, bl, bn, from_file, &data);
 	if (err == DATA_END)
 		err = 0;
 	if (!err)
@@ -301,12 +299,12 @@ static errcode_t jwrite(struct session *s, const blk64_t *bl, size_t bn,
 		return err;
 	ext2fs_set_feature_journal_needs_recovery(s->fs->super);
 	ext2fs_mark_super_dirty(s->fs);
-	if (!js.tail) {
-		js.tail_seq = tid;
-		js.tail = start;
+	if (!js->tail) {
+		js->tail_seq = tid;
+		js->tail = start;
 	}
-	js.head = start + blocks + 1;
-	js.next_seq = tid + 1;
+	js->head = start + blocks + 1;
+	js->next_seq = tid + 1;
 	return 0;
 }
 
@@ -381,21 +379,22 @@ out:
 
 static int do_jc(struct session *s, int argc, char **argv)
 {
+	struct jt_session *js = jopen(s);
 	errcode_t err = 0;
 
 	(void)argc;
 	(void)argv;
-	if (!jopen(s)) {
+	if (!js) {
 		out_printf(s->out, "Journal not open.\n");
 		return CMD_FAIL;
 	}
 	if (s->fs->flags & EXT2_FLAG_RW) {
-		js.j.sequence = js.tail_seq;
-		js.j.start = js.tail;
-		err = jt_write_sb(&js.j);
+		js->j.sequence = js->tail_seq;
+		js->j.start = js->tail;
+		err = jt_write_sb(&js->j);
 	}
-	jt_close(&js.j);
-	js.open = 0;
+	jt_session_free(js);
+	s->journal = NULL;
 	if (err) {
 		out_error(s->out, argv[0], err, "while closing journal");
 		return CMD_FAIL;
@@ -470,18 +469,11 @@ static errcode_t run_journal(struct session *s)
 		io->get_stats(fs->io, &stats);
 	if (stats && stats->bytes_written)
 		kb = stats->bytes_written >> 10;
-	session_invalidate(s);
-	ext2fs_free(fs);
-	s->fs = NULL;
-	s->loaded = 0;
-	err = ext2fs_open(s->device, flags, 0, bs, io, &s->fs);
-	if (err) {
-		s->fs = NULL;
+	err = session_reopen(s, io, flags, bs, 0, REOPEN_DISCARD);
+	if (err)
 		return err;
-	}
 	fs = s->fs;
-	no_bitmaps = fs;
-	fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	s->no_bitmaps = true;
 	s->now = 0;	/* a new filesystem handle: the real clock again */
 	fs->flags |= EXT2_FLAG_MASTER_SB_ONLY;
 	/* what debugfs 1.47.0 leaves in s_lastcheck after journal_run */

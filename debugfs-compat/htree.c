@@ -91,7 +91,7 @@ static void ht_leaf(struct ht_state *st, blk64_t lblk, char *buf)
 			if (err)
 				out_error(o, "htree_dump_leaf_node", err,
 					  "while calculating hash");
-			snprintf(item, sizeof(item), "%u 0x%08x-%08x (%d) "
+			snprintf(item, sizeof(item), "%u 0x%08x-%08x (%u) "
 				 "%.*s   ", d->inode, hash, minor, rec_len,
 				 (int)nlen, d->name);
 			json_obj_begin(o, NULL);
@@ -120,8 +120,9 @@ static void ht_node(struct ht_state *st, const unsigned char *ent,
 		    unsigned avail, __u32 crc, int root, char *buf, int level);
 
 /* The checksum an index block should carry, as debugfs asks libext2fs for
- * it (-1 after saying why there is none). */
-static __u32 ht_crc(struct ht_state *st, char *block, const char *what,
+ * it (-1 after saying why there is none); root: the root block, else
+ * the index block at lblk. */
+static __u32 ht_crc(struct ht_state *st, char *block, int root,
 		    blk64_t lblk)
 {
 	char where[64];
@@ -132,7 +133,11 @@ static __u32 ht_crc(struct ht_state *st, char *block, const char *what,
 			     (struct ext2_dir_entry *)block, &crc, NULL);
 	if (!err)
 		return crc;
-	snprintf(where, sizeof(where), what, (unsigned long long)lblk);
+	if (root)
+		snprintf(where, sizeof(where), "htree root");
+	else
+		snprintf(where, sizeof(where), "logical block %llu",
+			 (unsigned long long)lblk);
 	out_error(st->s->out, "htree_dump_int_block", err,
 		  "while calculating checksum for %s\n", where);
 	return (__u32)-1;
@@ -167,7 +172,7 @@ static void ht_int_block(struct ht_state *st, blk64_t lblk, char *buf,
 		goto out;
 	}
 	ht_node(st, (unsigned char *)buf + 8, s->fs->blocksize - 8,
-		ht_crc(st, buf, "logical block %llu", lblk), 0, child, level);
+		ht_crc(st, buf, 0, lblk), 0, child, level);
 out:
 	free(child);
 }
@@ -277,7 +282,7 @@ static int do_htree(struct session *s, int argc, char **argv)
 	ilen = root[5];
 	if (24 + ilen + 8 <= bs)
 		ht_node(&st, root + ilen, bs - 24 - ilen,
-			ht_crc(&st, buf, "htree root", 0), ilen == 8,
+			ht_crc(&st, buf, 1, 0), ilen == 8,
 			buf + bs, root[6]);
 	json_arr_end(s->out);
 	ret = CMD_OK;

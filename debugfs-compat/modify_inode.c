@@ -123,7 +123,7 @@ static int do_modify_inode(struct session *s, int argc, char **argv)
 		      &in.osd2.hurd2.h_i_fsize);
 	}
 	for (i = 0; i < EXT2_NDIR_BLOCKS; i++) {
-		snprintf(name, sizeof(name), "Direct Block #%u", i);
+		snprintf(name, sizeof(name), "Direct Block #%d", i);
 		mi_u32(s, w, name, MI_DEC, &in.i_block[i]);
 	}
 	for (i = 0; i < 3; i++)

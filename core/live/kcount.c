@@ -376,7 +376,7 @@ errcode_t kcount_read(struct kcount *kc, struct kcount_row **rowsp,
 {
 	struct kcount_row *rows = NULL;
 	size_t n = 0, cap = 0;
-	__u64 key[2], next[2], val[2];
+	__u64 key[2], next[2] = {0, 0}, val[2];	/* next: the kernel fills it */
 	__u32 zero = 0;
 	union bpf_attr a;
 	int first = 1;

@@ -320,6 +320,14 @@ void jt_close(struct jt_journal *j)
 	j->nruns = 0;
 }
 
+void jt_session_free(struct jt_session *js)
+{
+	if (!js)
+		return;
+	jt_close(&js->j);
+	free(js);
+}
+
 void jt_sb_update(struct jt_journal *j)
 {
 	put32(j->sb + 0x18, j->sequence);

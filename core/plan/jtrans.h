@@ -33,6 +33,19 @@ struct jt_journal {
 	__u32 bad_pass_seq, bad_pass_end;
 };
 
+/*
+ * debugfs's open journal (journal_open .. journal_close), hung off the
+ * session (s->journal) like the extent sub-mode's handle, so that closing
+ * or reopening the filesystem closes it (session.c calls jt_session_free).
+ */
+struct jt_session {
+	struct jt_journal j;
+	__u32 tail, tail_seq;		/* s_start, s_sequence to write */
+	__u32 head, next_seq;		/* where the next transaction goes */
+};
+/* Closes js's journal (writing nothing) and frees it; NULL is a no-op. */
+void jt_session_free(struct jt_session *js);
+
 /* Loads a journal whose data runs are given (block 0 = its superblock);
  * checks the superblock as e2fsprogs does before writing to it. */
 errcode_t jt_open(ext2_filsys fs, const struct e2l_jextent *runs,

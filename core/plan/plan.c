@@ -327,8 +327,8 @@ blk64_t plan_meta_needed(ext2_filsys fs, int extents,
 		l = plan_tree_levels(fs, n, level);
 		if (l < 0 || l > 5)	/* the kernel reads depth <= 5 */
 			return ~0ULL;
-		while (l--)
-			m += level[l];
+		while (l > 0)
+			m += level[--l];
 		return m;
 	}
 	m += count_level(runs, n, b1, apb, apb);

@@ -292,6 +292,15 @@ int plan_take_apply_opts(struct session *s, int *argc, char **argv,
  */
 int plan_offer(struct session *s, struct plan *p, int shown,
 	       const struct apply_opts *o);
+/*
+ * Applies p (loaded: a plan read from a file, freed here; else NULL and p
+ * is the current plan, dropped once applied), recording undo data as o
+ * asks (the session's -z file when it has one, else o->undo or a default
+ * name, none with o->no_undo), then verifies every plan of the chain.
+ * Prints what it did and why it failed; returns CMD_OK or CMD_FAIL.
+ */
+int plan_apply_verify(struct session *s, struct plan *p, struct plan *loaded,
+		      const struct apply_opts *o);
 
 /* repack_flex (plan_repack.c): moves a flex group's bitmaps and inode
  * tables into one packed island, switching the group descriptors. */

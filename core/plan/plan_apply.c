@@ -5,6 +5,7 @@
  * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
 #include "e2l_err.h"
+#include "io_layer.h"
 #include "quota_update.h"
 #include "undo_guard.h"
 
@@ -13,68 +14,82 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Fault injection: a copy of the channel's manager that counts writes. */
-static struct struct_io_manager fault_mgr;
-static io_manager fault_orig;
-static long fault_left;
+/*
+ * The apply's context, installed on the filesystem's channel for the writes
+ * (an io layer: the journal capture may sit above it): the progress the
+ * session's hook is told and the fault injector (E2L_FAULT_WRITES=k: the
+ * k-th write ends the process, as a crash would).
+ */
+struct apply_ctx {
+	struct io_layer l;		/* first: found from the channel */
+	long fault_left;
+	struct session *s;
+	unsigned long long done, total;
+};
 
-/* Progress: the session's hook, called from the write wrappers below. */
-static struct session *prog_s;
-static unsigned long long prog_done, prog_total;
+static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
+				   int count, const void *buf);
 
-static void prog_tick(io_channel ch, int count)
+static struct apply_ctx *ctx_of(io_channel ch)
 {
-	if (!prog_s || !prog_s->apply_progress)
-		return;
-	/* a negative count is a byte count */
-	prog_done += count < 0 ? ((unsigned long long)-count +
-				  ch->block_size - 1) / ch->block_size :
-				 (unsigned long long)count;
-	prog_s->apply_progress(prog_s->apply_progress_ctx, prog_done,
-			       prog_total);
+	return (struct apply_ctx *)io_layer_find(ch, fault_write_blk64);
 }
 
-static void prog_begin(struct session *s, const struct plan *p)
+static void prog_tick(struct apply_ctx *c, io_channel ch, int count)
+{
+	if (!c->s || !c->s->apply_progress)
+		return;
+	/* a negative count is a byte count */
+	c->done += count < 0 ? ((unsigned long long)-count +
+				ch->block_size - 1) / ch->block_size :
+			       (unsigned long long)count;
+	c->s->apply_progress(c->s->apply_progress_ctx, c->done, c->total);
+}
+
+static void prog_begin(struct apply_ctx *c, struct session *s,
+		       const struct plan *p)
 {
 	size_t i;
 
-	prog_s = s;
-	prog_done = prog_total = 0;
+	c->s = s;
+	c->done = c->total = 0;
 	for (; p; p = p->next)
 		for (i = 0; i < p->nsteps; i++)
 			if (p->steps[i].kind == STEP_COPY ||
 			    p->steps[i].kind == STEP_WRITE_MAP ||
 			    p->steps[i].kind == STEP_ZERO)
-				prog_total += p->steps[i].len;
+				c->total += p->steps[i].len;
 }
 
-static void fault_tick(void)
+static void fault_tick(struct apply_ctx *c)
 {
-	if (fault_left > 0 && --fault_left == 0)
+	if (c->fault_left > 0 && --c->fault_left == 0)
 		_exit(86);	/* a crash: no cleanup, no flush */
 }
 
 static errcode_t fault_write_blk(io_channel ch, unsigned long blk, int count,
 				 const void *buf)
 {
-	errcode_t err = fault_orig->write_blk(ch, blk, count, buf);
+	struct apply_ctx *c = ctx_of(ch);
+	errcode_t err = c->l.below->write_blk(ch, blk, count, buf);
 
-	prog_tick(ch, count);
-	fault_tick();
+	prog_tick(c, ch, count);
+	fault_tick(c);
 	return err;
 }
 
 static errcode_t fault_write_blk64(io_channel ch, unsigned long long blk,
 				   int count, const void *buf)
 {
-	errcode_t err = fault_orig->write_blk64(ch, blk, count, buf);
+	struct apply_ctx *c = ctx_of(ch);
+	errcode_t err = c->l.below->write_blk64(ch, blk, count, buf);
 
-	prog_tick(ch, count);
-	fault_tick();
+	prog_tick(c, ch, count);
+	fault_tick(c);
 	return err;
 }
 
-static void fault_install(ext2_filsys fs)
+static void fault_install(struct apply_ctx *c, ext2_filsys fs)
 {
 	const char *v = getenv("E2L_FAULT_WRITES");
 
@@ -83,42 +98,25 @@ static void fault_install(ext2_filsys fs)
 	 * superblock whole instead of patching changed bytes one by one, so
 	 * a crash cannot tear it.
 	 */
-	fault_left = v && *v ? atol(v) : 0;
-	fault_orig = fs->io->manager;
-	fault_mgr = *fault_orig;
-	fault_mgr.write_blk = fault_write_blk;
-	fault_mgr.write_blk64 = fault_write_blk64;
-	fault_mgr.write_byte = NULL;
-	fs->io->manager = &fault_mgr;
+	c->fault_left = v && *v ? atol(v) : 0;
+	io_layer_push(fs->io, &c->l);
+	c->l.mgr.write_blk = fault_write_blk;
+	c->l.mgr.write_blk64 = fault_write_blk64;
+	c->l.mgr.write_byte = NULL;
 }
 
-static void fault_remove(ext2_filsys fs)
+static void fault_remove(struct apply_ctx *c, ext2_filsys fs)
 {
-	if (fs && fault_orig && fs->io->manager == &fault_mgr)
-		fs->io->manager = fault_orig;
+	if (fs)
+		io_layer_pop(fs->io, &c->l);
 }
 
-/* Reopens the session's filesystem through io (undo or plain unix). */
+/* Reopens the session's filesystem read-write through io (undo or plain
+ * unix), with its bitmaps. */
 static errcode_t reopen(struct session *s, io_manager io)
 {
-	int flags = EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
-		    EXT2_FLAG_64BITS;
-	errcode_t err, e;
-
-	session_invalidate(s);
-	/* a close that fails still frees; the reopen goes on regardless */
-	err = s->fs ? ext2fs_close_free(&s->fs) : 0;
-	s->loaded = 0;
-	e = ext2fs_open(s->device, flags, 0, 0, io, &s->fs);
-	if (!err)
-		err = e;
-	if (e) {
-		s->fs = NULL;
-		return err;
-	}
-	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
-	e = session_need(s, NEED_BITMAPS);
-	return err ? err : e;
+	return session_reopen(s, io, EXT2_FLAG_RW | EXT2_FLAG_SOFTSUPP_FEATURES |
+			      EXT2_FLAG_64BITS, 0, NEED_BITMAPS, 0);
 }
 
 static errcode_t copy_run(ext2_filsys fs, blk64_t src, blk64_t dst,
@@ -497,6 +495,7 @@ static void undo_verdict(struct session *s, const char *path, int applied,
 errcode_t plan_apply(struct session *s, struct plan *p,
 		     const char *undo_path, const struct apply_opts *o)
 {
+	struct apply_ctx ctx = {.s = NULL};
 	struct undo_guard *guard = NULL;
 	struct plan *q;
 	errcode_t err = 0, e, re, werr, stale = 0;
@@ -551,8 +550,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		if (plan_check_fp(s, p))
 			stale = E2L_ERR_STALE_PLAN;	/* said why */
 	}
-	prog_begin(s, p);
-	fault_install(s->fs);
+	prog_begin(&ctx, s, p);
+	fault_install(&ctx, s->fs);
 	for (q = p; q && !err && !stale; q = q->next) {
 		err = q->create_name[0] ? create_fenced(s, q) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
@@ -562,8 +561,7 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			err = q->repack ? run_journaled(s->fs, q, repack) :
 			      run_steps(s->fs, q);
 	}
-	fault_remove(s->fs);
-	prog_s = NULL;
+	fault_remove(&ctx, s->fs);
 	if (err) {
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "

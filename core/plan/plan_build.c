@@ -106,7 +106,7 @@ static blk64_t runs_blocks(const struct plan_ext *r, size_t n);
 static errcode_t layout_fn(ext2_filsys fs, struct plan *p, blk64_t target,
 			   blk64_t **metas, size_t *nmetas, blk64_t *units)
 {
-	struct plan_indirect ind;
+	struct plan_indirect ind = {.runs = NULL};
 	struct plan_ext whole = {0, 0, p->new_size_blocks, 0};
 	const struct plan_ext *src = p->new_size_blocks ? &whole : p->old;
 	size_t nsrc = p->new_size_blocks ? 1 : p->nold;

@@ -550,11 +550,12 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 				    PLAN_MAX_PLANS);
 				goto out;
 			}
-			p = p->next = new_plan(&r, path);
-			if (!p) {
+			p->next = new_plan(&r, path);
+			if (!p->next) {
 				bad(&r, "out of memory");
 				goto out;
 			}
+			p = p->next;
 			continue;
 		}
 		if (parse_line(&r, p, line))

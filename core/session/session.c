@@ -5,6 +5,7 @@
 #include "fs_probe.h"
 #include "fs_source.h"
 #include "journal_ext.h"
+#include "jtrans.h"
 #include "live.h"
 #include "live_defrag.h"
 #include "owner.h"
@@ -362,6 +363,43 @@ void session_invalidate(struct session *s)
 	s->owners = NULL;
 }
 
+/* Frees the debugfs sub-modes' state, which belongs to one handle. */
+static void submodes_close(struct session *s)
+{
+	if (s->extent) {
+		ext2fs_extent_free(s->extent);
+		s->extent = NULL;
+		free(s->extent_prompt);
+		s->extent_prompt = NULL;
+	}
+	jt_session_free(s->journal);
+	s->journal = NULL;
+	s->no_bitmaps = false;
+}
+
+errcode_t session_reopen(struct session *s, io_manager io, int open_flags,
+			 unsigned blocksize, unsigned need, unsigned how)
+{
+	errcode_t err = 0, e;
+
+	session_invalidate(s);
+	submodes_close(s);
+	if (s->fs && (how & REOPEN_DISCARD))
+		ext2fs_free(s->fs);
+	else if (s->fs)	/* a close that fails still frees */
+		err = ext2fs_close_free(&s->fs);
+	s->fs = NULL;
+	s->loaded = 0;
+	e = ext2fs_open(s->device, open_flags, 0, blocksize, io, &s->fs);
+	if (e) {
+		s->fs = NULL;
+		return err ? err : e;
+	}
+	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
+	e = need ? session_need(s, need) : 0;
+	return err ? err : e;
+}
+
 errcode_t session_close(struct session *s)
 {
 	errcode_t err = 0, e;
@@ -374,12 +412,7 @@ errcode_t session_close(struct session *s)
 		return 0;
 	}
 	session_invalidate(s);
-	if (s->extent) {
-		ext2fs_extent_free(s->extent);
-		s->extent = NULL;
-		free(s->extent_prompt);
-		s->extent_prompt = NULL;
-	}
+	submodes_close(s);
 	/* as debugfs: dirty bitmaps are written (or refused, read-only) */
 	if (s->fs->flags & EXT2_FLAG_IB_DIRTY) {
 		e = ext2fs_write_inode_bitmap(s->fs);

@@ -29,6 +29,7 @@ struct plan;		/* core/plan/plan.h: the editor's current plan */
 struct live_info;	/* core/live/live.c */
 struct undo_guard;	/* core/plan/undo_guard.h */
 struct ldf_plan;	/* core/live/live_defrag.h */
+struct jt_session;	/* core/plan/jtrans.h: debugfs's open journal */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -57,6 +58,13 @@ struct session {
 	ext2_extent_handle_t extent;
 	ext2_ino_t extent_ino;
 	char *extent_prompt;
+	/* debugfs's journal sub-mode (journal_open .. journal_close): the
+	 * open journal, or NULL; closed with the filesystem */
+	struct jt_session *journal;
+	/* journal_run reopened the filesystem without its bitmaps, as
+	 * debugfs does: bitmap-needing journal requests refuse until the
+	 * filesystem is opened again */
+	bool no_bitmaps;
 	/* set by the open request: more EXT2_FLAG_* bits for ext2fs_open and
 	 * the program name its errors carry (NULL: "e2layout") */
 	int extra_open_flags;
@@ -129,6 +137,24 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 
 /* Closes the filesystem (writing it back when opened -w) and frees models. */
 errcode_t session_close(struct session *s);
+
+/* session_reopen's how. */
+#define REOPEN_DISCARD	0x0001	/* free the old handle without writing it
+				 * back (its changes are already on disk) */
+
+/*
+ * Replaces the session's filesystem handle by a new one on the same device,
+ * opened with open_flags (EXT2_FLAG_*) and blocksize (0: found) through io
+ * (unix_io_manager, or undo_io_manager set up by the caller); everything
+ * else (device, lock, undo files, plan) stays.  What belonged to the old
+ * handle goes first: the models, the extent sub-mode's handle, the open
+ * journal.  The old handle is closed (written back) unless how has
+ * REOPEN_DISCARD; need (NEED_*) is loaded after the open.  Returns the
+ * first error (a failed close still reopens); on a failed open s->fs is
+ * NULL.  Prints nothing.
+ */
+errcode_t session_reopen(struct session *s, io_manager io, int open_flags,
+			 unsigned blocksize, unsigned need, unsigned how);
 
 /*
  * One writer at a time (session_lock.c).  session_lock takes the exclusive

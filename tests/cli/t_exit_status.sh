@@ -6,21 +6,16 @@
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
 img=$E2L_IMAGES/ext4.img
-[ -f "$img" ] || { echo "no $img"; exit 77; }
-tmp=$(mktemp -d)
+. "$(dirname "$0")/../lib/testlib.sh"
+[ -f "$img" ] || skip "no $img"
+tmp=$T
 mnt=""
-cleanup() {
-	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-fails=0
+cleanup() { [ -n "$mnt" ] && umount "$mnt" 2>/dev/null; }
 note=""
 
-fail() {
-	echo "FAIL: $*"
+on_fail() {
 	[ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -5
-	fails=$((fails + 1))
+	return 0
 }
 
 # expect STATUS DESCRIPTION -- COMMAND...: runs it (stdin from $tmp/in when
@@ -34,7 +29,7 @@ expect() {
 	fi
 	got=$?
 	if [ "$got" -ne "$want" ]; then
-		fail "$what: exit $got, expected $want"
+		check "$what: exit $got, expected $want"
 		return 1
 	fi
 	echo "ok: $what (exit $got)"
@@ -43,14 +38,14 @@ expect() {
 
 # needs_stderr DESCRIPTION PATTERN: the last command said PATTERN on stderr.
 needs_stderr() {
-	grep -q -- "$2" "$tmp/err" || fail "$1: no \"$2\" on stderr"
+	grep -q -- "$2" "$tmp/err" || check "$1: no \"$2\" on stderr"
 }
 
 # --- requests ---
 expect 0 "one good request" -- "$E2LAYOUT" -R "ls -l /" "$img"
 expect 1 "unknown command" -- "$E2LAYOUT" -R "no_such_request" "$img" &&
 	needs_stderr "unknown command" "no_such_request"
-[ -s "$tmp/err" ] || fail "unknown command: nothing on stderr"
+[ -s "$tmp/err" ] || check "unknown command: nothing on stderr"
 expect 1 "failing request" -- "$E2LAYOUT" -R "ls /no/such/dir" "$img" &&
 	needs_stderr "failing request" "File not found"
 
@@ -58,17 +53,17 @@ printf 'pwd\nls /no/such/dir\nno_such_request\ncd /etc\npwd\n' > "$tmp/bad.f"
 expect 1 "failing request in -f FILE" -- "$E2LAYOUT" -f "$tmp/bad.f" "$img"
 # The requests after the failures still ran: cd /etc then pwd shows /etc.
 grep -q 'PATH: /etc' "$tmp/out" ||
-	fail "-f FILE: the requests after a failure did not run"
+	check "-f FILE: the requests after a failure did not run"
 grep -q '^debugfs: cd /etc$' "$tmp/out" ||
-	fail "-f FILE: requests are not echoed as debugfs does"
+	check "-f FILE: requests are not echoed as debugfs does"
 
 cp "$tmp/bad.f" "$tmp/in"
 expect 1 "failing request on stdin (-f -)" -- "$E2LAYOUT" -f - "$img"
 grep -q 'PATH: /etc' "$tmp/out" ||
-	fail "-f -: the requests after a failure did not run"
+	check "-f -: the requests after a failure did not run"
 expect 1 "failing request on piped stdin" -- "$E2LAYOUT" "$img"
 grep -q 'PATH: /etc' "$tmp/out" ||
-	fail "stdin: the requests after a failure did not run"
+	check "stdin: the requests after a failure did not run"
 rm -f "$tmp/in"
 
 printf '# comment\npwd\n\nls /\ncd /etc\nls -l\nicheck 1\nncheck 12\n' > "$tmp/good.f"
@@ -86,31 +81,31 @@ expect 3 "not an ext2/3/4 image" -- "$E2LAYOUT" -R pwd "$tmp/zero.img" &&
 
 # --- command line ---
 expect 2 "bad option" -- "$E2LAYOUT" --no-such-option -R pwd "$img"
-[ -s "$tmp/err" ] || fail "bad option: nothing on stderr"
+[ -s "$tmp/err" ] || check "bad option: nothing on stderr"
 expect 2 "bad option letter" -- "$E2LAYOUT" -Q -R pwd "$img"
 expect 2 "-z without -w" -- "$E2LAYOUT" -z "$tmp/u.undo" -R pwd "$img" &&
 	needs_stderr "-z without -w" "-w"
-[ -e "$tmp/u.undo" ] && fail "-z without -w created the undo file"
+[ -e "$tmp/u.undo" ] && check "-z without -w created the undo file"
 expect 2 "no image named" -- "$E2LAYOUT" -R pwd
 expect 2 "-R and -f together" -- "$E2LAYOUT" -R pwd -f "$tmp/good.f" "$img"
 
 # --- JSON: one valid document per request, each with "status" ---
 check_json() {	# check_json DESCRIPTION WANT_DOCS
 	n=$(wc -l < "$tmp/out")
-	[ "$n" -eq "$2" ] || { fail "$1: $n JSON lines, expected $2"; return; }
+	[ "$n" -eq "$2" ] || { check "$1: $n JSON lines, expected $2"; return; }
 	while IFS= read -r line; do
 		if command -v python3 >/dev/null 2>&1; then
 			printf '%s\n' "$line" | python3 -m json.tool >/dev/null 2>&1 ||
-				fail "$1: not valid JSON: $line"
+				check "$1: not valid JSON: $line"
 		else
 			case "$line" in
 			"{"*"}") ;;
-			*) fail "$1: not a JSON object: $line" ;;
+			*) check "$1: not a JSON object: $line" ;;
 			esac
 		fi
 		case "$line" in
 		*'"status":'*) ;;
-		*) fail "$1: no \"status\": $line" ;;
+		*) check "$1: no \"status\": $line" ;;
 		esac
 	done < "$tmp/out"
 }
@@ -119,7 +114,7 @@ for req in "ls -l /etc" "ls -d -c /manyfiles" "icheck 1000 0" "ncheck -c 12 13" 
 	"$E2LAYOUT" --json -R "$req" "$img" > "$tmp/out" 2> "$tmp/err"
 	check_json "--json -R \"$req\"" 1
 done
-grep -q '"status":1' "$tmp/out" || fail "--json: failed request without status 1"
+grep -q '"status":1' "$tmp/out" || check "--json: failed request without status 1"
 expect 1 "--json -f with a failure" -- "$E2LAYOUT" --json -f "$tmp/bad.f" "$img"
 check_json "--json -f" 5
 
@@ -143,9 +138,6 @@ else
 fi
 
 [ -n "$note" ] && echo "$note"
-if [ $fails -ne 0 ]; then
-	echo "$fails exit-status check(s) failed"
-	exit 1
-fi
+checks_done
 echo "all exit-status checks passed"
 exit 0

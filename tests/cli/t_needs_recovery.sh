@@ -71,11 +71,7 @@ plan_refused() {	# DESCRIPTION REQUEST
 }
 plan_refused "journal relocate" "journal relocate --start"
 plan_refused "defrag" "defrag /frag"
-# and with the journal recovered the same plan goes ahead (libext2fs's
-# undo manager leaks its bitmap of written blocks: tests/editor/lsan.supp)
-LSAN_OPTIONS="suppressions=$top/tests/editor/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"	# see through libext2fs
-export LSAN_OPTIONS ASAN_OPTIONS
+# and with the journal recovered the same plan goes ahead
 cp "$T/e/img" "$img"
 "$E2LAYOUT" -w -R "defrag /frag" "$img" > "$T/out" 2> "$T/err" ||
 	fail "defrag after recovery: $(cat "$T/err")"

@@ -11,10 +11,9 @@
 # applied: the same for both.)
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
-command -v e2fsck >/dev/null || { echo "no e2fsck"; exit 77; }
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib/testlib.sh"
+command -v e2fsck >/dev/null || skip "no e2fsck"
+t=$T
 
 blk() {	# IMG BLOCK BS -> md5 of that block
 	dd if="$1" bs="$3" skip="$2" count=1 2>/dev/null | md5sum | cut -c1-32

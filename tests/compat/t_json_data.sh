@@ -5,12 +5,11 @@
 # value below is taken from debugfs's text on the same image.
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
-command -v jq >/dev/null 2>&1 || { echo "jq is not installed (make deps)"; exit 77; }
+. "$(dirname "$0")/../lib/testlib.sh"
+command -v jq >/dev/null 2>&1 || skip "jq is not installed (make deps)"
 img=$E2L_IMAGES/demo.img
-[ -f "$img" ] || { echo "no $img"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+[ -f "$img" ] || skip "no $img"
+tmp=$T
 
 # jreq REQUEST JQ-FILTER: the filter applied to the request's result.
 jreq() {

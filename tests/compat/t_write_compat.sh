@@ -166,7 +166,7 @@ echo "$total runs, $bad differ${prefix:+ (with $prefix)}"
 if [ -z "$pattern" ] && [ -n "${E2L_BUILD:-}" ]; then
 	mkdir -p "$E2L_BUILD/compat" &&
 		cp "$results" "$E2L_BUILD/compat/write.results"
-	[ -n "$san" ] || sh "$top/tests/compat/gen_status.sh" ||
+	[ -n "$san" ] || sh "$top/tests/compat/gen_status.sh" --check ||
 		bad=$((bad + 1))
 fi
 [ "$bad" -eq 0 ]

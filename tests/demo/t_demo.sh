@@ -5,44 +5,42 @@
 # promises (rebuilt here with awk, independently of the C generator).
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib/testlib.sh"
+tmp=$T
 
 # The shared demo image must exist once mkdemo is in.
-[ -f "$E2L_IMAGES/demo.img" ] || fail "$E2L_IMAGES/demo.img is missing"
+[ -f "$E2L_IMAGES/demo.img" ] || check "$E2L_IMAGES/demo.img is missing"
 
 img=$tmp/a.img
 "$E2LAYOUT" mkdemo --seed 1 "$img" > "$tmp/out" 2> "$tmp/err" ||
 	{ cat "$tmp/out" "$tmp/err"; echo "FAIL: mkdemo failed"; exit 1; }
 grep -q "^mkdemo: wrote $img: .*journal in [0-9]* extents" "$tmp/out" ||
-	fail "unexpected closing line: $(cat "$tmp/out")"
-[ -s "$tmp/err" ] && fail "mkdemo wrote to stderr: $(cat "$tmp/err")"
-[ "$(stat -c %s "$img")" -eq 1073741824 ] || fail "image is not 1 GiB"
+	check "unexpected closing line: $(cat "$tmp/out")"
+[ -s "$tmp/err" ] && check "mkdemo wrote to stderr: $(cat "$tmp/err")"
+[ "$(stat -c %s "$img")" -eq 1073741824 ] || check "image is not 1 GiB"
 used=$(du -k "$img" | cut -f1)
-[ "$used" -lt 200000 ] || fail "image is not sparse ($used KiB used)"
+[ "$used" -lt 200000 ] || check "image is not sparse ($used KiB used)"
 
-e2fsck -fn "$img" > "$tmp/fsck" 2>&1 || { cat "$tmp/fsck"; fail "e2fsck -fn"; }
+e2fsck -fn "$img" > "$tmp/fsck" 2>&1 || { cat "$tmp/fsck"; check "e2fsck -fn"; }
 
 # The journal: >= 8 extents on debugfs's EXTENTS line, as mkdemo reported.
 debugfs -R "stat <8>" "$img" 2>/dev/null > "$tmp/j"
 jext=$(sed -n '/^EXTENTS:/{n;p;}' "$tmp/j" | tr ',' '\n' | grep -c '^ *([0-9]')
-[ "$jext" -ge 8 ] || fail "journal has $jext extents, want >= 8"
+[ "$jext" -ge 8 ] || check "journal has $jext extents, want >= 8"
 grep -q "journal in $jext extents" "$tmp/out" ||
-	fail "mkdemo said $(cat "$tmp/out"), debugfs counts $jext"
+	check "mkdemo said $(cat "$tmp/out"), debugfs counts $jext"
 
 # mke2fs -t ext4 -G 512's superblock.
 dumpe2fs -h "$img" 2>/dev/null > "$tmp/sb"
-grep -q '^Flex block group size: *512$' "$tmp/sb" || fail "flex size not 512"
+grep -q '^Flex block group size: *512$' "$tmp/sb" || check "flex size not 512"
 for f in has_journal ext_attr resize_inode dir_index filetype extent 64bit \
 	 flex_bg sparse_super large_file huge_file dir_nlink extra_isize \
 	 metadata_csum; do
 	grep '^Filesystem features:' "$tmp/sb" | grep -qw "$f" ||
-		fail "feature $f missing"
+		check "feature $f missing"
 done
-grep -q '^Block size: *4096$' "$tmp/sb" || fail "block size not 4096"
-grep -q '^Inode size:.*256$' "$tmp/sb" || fail "inode size not 256"
+grep -q '^Block size: *4096$' "$tmp/sb" || check "block size not 4096"
+grep -q '^Inode size:.*256$' "$tmp/sb" || check "inode size not 256"
 
 # Sizes (from help/cmd/mkdemo.txt).
 sizes="/etc/hostname=17 /etc/motd=0 /etc/fstab=310 /etc/passwd=1210
@@ -57,7 +55,7 @@ for e in $sizes; do
 	p=${e%=*}; want=${e#*=}
 	got=$(debugfs -R "stat $p" "$img" 2>/dev/null |
 	      sed -n 's/.*Size: \([0-9]*\)$/\1/p' | head -1)
-	[ "$got" = "$want" ] || fail "$p: size '$got', want $want"
+	[ "$got" = "$want" ] || check "$p: size '$got', want $want"
 done
 
 # Contents: the line stream, rebuilt with awk, compared byte for byte.
@@ -71,9 +69,9 @@ check_content() {	# check_content IMG SEED PATH SIZE
 	debugfs -R "dump $3 $tmp/dump" "$1" 2>/dev/null
 	gen "$2" "$3" "$4" > "$tmp/want"
 	cmp -s "$tmp/dump" "$tmp/want" ||
-		fail "$3 (seed $2): content differs from the generator's rule"
+		check "$3 (seed $2): content differs from the generator's rule"
 	[ "$(cksum < "$tmp/dump")" = "$(cksum < "$tmp/want")" ] ||
-		fail "$3 (seed $2): checksum differs"
+		check "$3 (seed $2): checksum differs"
 }
 check_content "$img" 1 /etc/passwd 1210
 check_content "$img" 1 /etc/hostname 17
@@ -90,40 +88,40 @@ leaves() {
 for p in /var/log/syslog /var/log/auth.log /srv/db/table-a.db \
 	 /srv/db/table-b.db /srv/db/table-c.db; do
 	n=$(leaves "$p")
-	[ "$n" -ge 8 ] || fail "$p has $n extents, want many"
+	[ "$n" -ge 8 ] || check "$p has $n extents, want many"
 done
 n=$(leaves /var/cache/wedged.bin)	# one per filler kept between journal runs
-[ "$n" -ge 4 ] || fail "/var/cache/wedged.bin has $n extents, want >= 4"
+[ "$n" -ge 4 ] || check "/var/cache/wedged.bin has $n extents, want >= 4"
 n=$(leaves /srv/db/table-a.db)
-[ "$n" -ge 20 ] || fail "/srv/db/table-a.db has only $n extents"
+[ "$n" -ge 20 ] || check "/srv/db/table-a.db has only $n extents"
 n=$(leaves /srv/db/sparse.idx)
-[ "$n" -eq 4 ] || fail "/srv/db/sparse.idx has $n extents, want 4"
+[ "$n" -eq 4 ] || check "/srv/db/sparse.idx has $n extents, want 4"
 debugfs -R "stat /home/alice/todo" "$img" 2>/dev/null |
-	grep -q 'Fast link dest: "notes.txt"' || fail "symlink todo"
+	grep -q 'Fast link dest: "notes.txt"' || check "symlink todo"
 
 # Determinism: same seed, same bytes (a second apart); other seed differs.
 sleep 1
 "$E2LAYOUT" mkdemo --seed 1 "$tmp/b.img" > "$tmp/out2" 2>&1 ||
-	fail "second mkdemo failed"
-cmp -s "$img" "$tmp/b.img" || fail "seed 1 twice gave different images"
+	check "second mkdemo failed"
+cmp -s "$img" "$tmp/b.img" || check "seed 1 twice gave different images"
 # Another seed over the same path: replaced with --force only (and said
 # so), and different.
 "$E2LAYOUT" mkdemo --seed 2 --force "$tmp/b.img" > "$tmp/out3" 2>&1 ||
-	fail "mkdemo --seed 2 --force failed"
-grep -q "replaced the existing file" "$tmp/out3" || fail "no overwrite notice"
-cmp -s "$img" "$tmp/b.img" && fail "seeds 1 and 2 gave the same image"
-e2fsck -fn "$tmp/b.img" > "$tmp/fsck" 2>&1 || fail "e2fsck -fn on seed 2"
+	check "mkdemo --seed 2 --force failed"
+grep -q "replaced the existing file" "$tmp/out3" || check "no overwrite notice"
+cmp -s "$img" "$tmp/b.img" && check "seeds 1 and 2 gave the same image"
+e2fsck -fn "$tmp/b.img" > "$tmp/fsck" 2>&1 || check "e2fsck -fn on seed 2"
 check_content "$tmp/b.img" 2 /etc/passwd 1210
 rm -f "$img" "$tmp/b.img"
 
 # Errors: a clear message and a non-zero status.
-"$E2LAYOUT" mkdemo "$tmp" > "$tmp/o" 2>&1 && fail "mkdemo on a directory"
-grep -q "not a regular file" "$tmp/o" || fail "no message for a directory"
+"$E2LAYOUT" mkdemo "$tmp" > "$tmp/o" 2>&1 && check "mkdemo on a directory"
+grep -q "not a regular file" "$tmp/o" || check "no message for a directory"
 "$E2LAYOUT" mkdemo "$tmp/no/such/dir.img" > "$tmp/o" 2>&1 &&
-	fail "mkdemo into a missing directory"
-grep -q "No such file or directory" "$tmp/o" || fail "no message: $(cat "$tmp/o")"
+	check "mkdemo into a missing directory"
+grep -q "No such file or directory" "$tmp/o" || check "no message: $(cat "$tmp/o")"
 "$E2LAYOUT" mkdemo --seed x "$tmp/x.img" > /dev/null 2>&1
-[ $? -eq 2 ] || fail "bad seed is not a usage error"
+[ $? -eq 2 ] || check "bad seed is not a usage error"
 
-[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+checks_done
 echo "mkdemo ok: journal in $jext extents"

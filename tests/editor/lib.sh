@@ -1,19 +1,7 @@
 # lib.sh - shared helpers for the layout-editor tests (sourced, not run):
 # fragmented test images made with the real mke2fs/debugfs/tune2fs, content
 # checksums through debugfs, and e2fsck verdicts.
-set -u
-: "${E2LAYOUT:?}"
-T=$(mktemp -d "${TMPDIR:-/tmp}/e2l-editor.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
-export E2LAYOUT_UNDO_DIR="$T"
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export LSAN_OPTIONS
-# (slow unwinding so that the suppression sees through libext2fs's frames)
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export ASAN_OPTIONS
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "$*"; exit 77; }
+. "$(dirname "$0")/../lib/testlib.sh"	# T, fail, skip, LSAN settings
 
 # Random payload files f1..fN of about 1 MB, made once per test.
 mk_payload() {

@@ -7,65 +7,64 @@ set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 img=$E2L_IMAGES/ext4.img
-tmp=$(mktemp -d)
-bad=0
-fail() { echo "FAIL: $*"; bad=1; }
+. "$(dirname "$0")/../lib/testlib.sh"
+tmp=$T
 
 "$E2LAYOUT" -R help "$img" > "$tmp/list" 2>&1 || { cat "$tmp/list"; echo "help failed"; exit 1; }
 sed -n '3,/^$/s/^  \([^ ]*\) .*/\1/p' "$tmp/list" > "$tmp/names"
 [ "$(wc -l < "$tmp/names")" -ge 20 ] || { cat "$tmp/list"; echo "help lists too few requests"; exit 1; }
-"$E2LAYOUT" --complete-words > "$tmp/words" || fail "--complete-words failed"
+"$E2LAYOUT" --complete-words > "$tmp/words" || check "--complete-words failed"
 
 while read -r c; do
 	f=$top/help/cmd/$c.txt
-	if [ ! -f "$f" ]; then fail "$c: no help/cmd/$c.txt"; continue; fi
-	grep -q '^Synopsis:' "$f" || fail "$c: no Synopsis: line"
-	grep -q '^Options:' "$f" || fail "$c: no Options: section (\"Options: none.\" when it has none)"
-	grep -q '^Reads:\|Writes:' "$f" || fail "$c: no Reads:/Writes: section"
-	grep -q '^Example' "$f" || fail "$c: no Example"
-	grep -qi 'debugfs' "$f" || fail "$c: no word on the debugfs equivalent"
-	"$E2LAYOUT" -R "help $c" "$img" > "$tmp/one" 2>&1 || fail "help $c failed"
-	grep -qF "$(head -1 "$f")" "$tmp/one" || fail "help $c does not show help/cmd/$c.txt"
-	grep -qx "$c" "$tmp/words" || fail "$c: not in --complete-words"
+	if [ ! -f "$f" ]; then check "$c: no help/cmd/$c.txt"; continue; fi
+	grep -q '^Synopsis:' "$f" || check "$c: no Synopsis: line"
+	grep -q '^Options:' "$f" || check "$c: no Options: section (\"Options: none.\" when it has none)"
+	grep -q '^Reads:\|Writes:' "$f" || check "$c: no Reads:/Writes: section"
+	grep -q '^Example' "$f" || check "$c: no Example"
+	grep -qi 'debugfs' "$f" || check "$c: no word on the debugfs equivalent"
+	"$E2LAYOUT" -R "help $c" "$img" > "$tmp/one" 2>&1 || check "help $c failed"
+	grep -qF "$(head -1 "$f")" "$tmp/one" || check "help $c does not show help/cmd/$c.txt"
+	grep -qx "$c" "$tmp/words" || check "$c: not in --complete-words"
 done < "$tmp/names"
 # No help file for a request that is not in the table.
 for f in "$top"/help/cmd/*.txt; do
 	c=$(basename "$f" .txt)
 	case $c in mkdemo) continue ;; esac	# e2layout SUBCOMMAND, not a request
-	grep -qx "$c" "$tmp/names" || fail "help/cmd/$c.txt: no such request"
+	grep -qx "$c" "$tmp/names" || check "help/cmd/$c.txt: no such request"
 done
 for f in "$top"/help/topics/*.txt; do
 	t=$(basename "$f" .txt)
-	"$E2LAYOUT" -R "help topic $t" "$img" > "$tmp/one" 2>&1 || fail "help topic $t failed"
-	cmp -s "$f" "$tmp/one" || fail "help $t differs from help/topics/$t.txt"
+	"$E2LAYOUT" -R "help topic $t" "$img" > "$tmp/one" 2>&1 || check "help topic $t failed"
+	cmp -s "$f" "$tmp/one" || check "help $t differs from help/topics/$t.txt"
 done
-"$E2LAYOUT" -R "help no_such_thing" "$img" >/dev/null 2>&1 && fail "help of an unknown name succeeded"
+"$E2LAYOUT" -R "help no_such_thing" "$img" >/dev/null 2>&1 && check "help of an unknown name succeeded"
 
 # The man page: complete, and roff that renders without warnings.
 man1=$tmp/e2layout.1
-"$E2LAYOUT" --man > "$man1" || fail "--man failed"
+"$E2LAYOUT" --man > "$man1" || check "--man failed"
 for s in NAME SYNOPSIS DESCRIPTION OPTIONS REQUESTS TOPICS LABS "EXIT STATUS" "SEE ALSO"; do
-	grep -q "^\.SH $s\$" "$man1" || fail "man page lacks section $s"
+	grep -q "^\.SH $s\$" "$man1" || check "man page lacks section $s"
 done
 while read -r c; do
-	grep -q "^\.B $(printf '%s' "$c" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks $c"
+	grep -q "^\.B $(printf '%s' "$c" | sed 's/-/\\\\-/g')" "$man1" || check "man page lacks $c"
 done < "$tmp/names"
 if command -v groff >/dev/null 2>&1; then
 	groff -man -Tutf8 -ww "$man1" > /dev/null 2> "$tmp/groff"
-	[ -s "$tmp/groff" ] && { head "$tmp/groff"; fail "groff -ww warns about the man page"; }
+	[ -s "$tmp/groff" ] && { head "$tmp/groff"; check "groff -ww warns about the man page"; }
 else
 	echo "note: no groff; man page not rendered"
 fi
 if command -v man >/dev/null 2>&1; then
 	MANWIDTH=80 man --warnings -l "$man1" > "$tmp/rendered" 2> "$tmp/manwarn"
-	[ -s "$tmp/manwarn" ] && { head "$tmp/manwarn"; fail "man --warnings -l warns"; }
-	grep -q "journal_relocate" "$tmp/rendered" || fail "man -l rendered no requests"
+	[ -s "$tmp/manwarn" ] && { head "$tmp/manwarn"; check "man --warnings -l warns"; }
+	grep -q "journal_relocate" "$tmp/rendered" || check "man -l rendered no requests"
 fi
 
 # Bash completion: the file parses, and completes -R from the table.
 comp=$top/help/e2layout.bash-completion
 if command -v bash >/dev/null 2>&1; then
-	bash -n "$comp" || fail "the bash completion does not parse"
+	bash -n "$comp" || check "the bash completion does not parse"
 	out=$(PATH="$(dirname "$E2LAYOUT"):$PATH" bash -c '
 		e2layout() { "$E2LAYOUT" "$@"; }
 		. "$1"
@@ -73,9 +72,9 @@ if command -v bash >/dev/null 2>&1; then
 		_e2layout; printf "%s\n" "${COMPREPLY[@]}"
 		COMP_WORDS=(e2layout lab start j); COMP_CWORD=3
 		_e2layout; printf "%s\n" "${COMPREPLY[@]}"' sh "$comp" 2>&1)
-	echo "$out" | grep -qx journal_relocate || { echo "$out"; fail "completion of -R journal_r"; }
-	echo "$out" | grep -qx journal || { echo "$out"; fail "completion of lab start j"; }
+	echo "$out" | grep -qx journal_relocate || { echo "$out"; check "completion of -R journal_r"; }
+	echo "$out" | grep -qx journal || { echo "$out"; check "completion of lab start j"; }
 fi
 rm -rf "$tmp"
-[ $bad = 0 ] || exit 1
+checks_done
 echo "help test passed"

@@ -38,7 +38,7 @@ done | sort > "$tmp/requests"
 # "word file" for every request-like word that starts a request in a test
 pre='(^[[:space:]]*|-R[[:space:]]+["'"'"']?|["'"'"';]|\\n)'
 post='([[:space:]"'"'"'\\;]|$)'
-find tests -type f \( -name 't_*.sh' -o -name '*.req' -o -name '*.script' \
+find tests -type f \( -name 't_*.sh' -o -name '*.req' -o -name '*.script' -o -name '*.cmd' \
 	-o -name 'test_*.c' \) | sort | while read -r t; do
 	grep -Eo -- "$pre[A-Za-z_?][A-Za-z0-9_-]*$post" "$t" |
 		sed -E "s/^$pre//; s/$post\$//" | sort -u |

@@ -1,21 +1,59 @@
-# testlib.sh - helpers every script test may source (not run): fail/skip,
+# testlib.sh - helpers every script test sources (not run): fail/check/skip,
 # a private temporary directory removed on exit, and the real e2fsprogs
 # oracles (is an image clean, the checksum of every file in it).
 # Usage: . "$(dirname "$0")/../lib/testlib.sh"   (sets T, the temp dir)
 set -u
 : "${E2LAYOUT:?}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/e2l-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+# On exit: the script's own cleanup() when it defines one (a tmux server, a
+# mount), then $T.  An interrupt exits 2 through the same path.
+e2l_exit() {
+	if command -v cleanup >/dev/null 2>&1; then cleanup; fi
+	rm -rf "$T"
+}
+trap e2l_exit EXIT
+trap 'exit 2' INT TERM
 # undo files of applied plans land here, not beside the shared images
 export E2LAYOUT_UNDO_DIR="$T"
-# libext2fs 1.47's undo manager leaks its bitmap (tests/tui/lsan.supp);
+# libext2fs's own leaks on the apply path (tests/lib/lsan.supp says which);
 # slow unwinding lets the suppression see through libext2fs's frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../lib" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 export LSAN_OPTIONS ASAN_OPTIONS
 
-fail() { echo "FAIL: $*"; exit 1; }
+# fail MSG: the test fails now.  A script with more to show (the screen, a
+# log) defines on_fail(), whose output comes first: the FAIL line is last.
+fail() {
+	if command -v on_fail >/dev/null 2>&1; then on_fail; fi
+	echo "FAIL: $*"
+	exit 1
+}
+# check MSG: a failure noted, the test goes on (it checks the rest);
+# checks_done exits 1 after saying how many, when there were any.
+nchecks_failed=0
+check() {
+	if command -v on_fail >/dev/null 2>&1; then on_fail; fi
+	echo "FAIL: $*"
+	nchecks_failed=$((nchecks_failed + 1))
+}
+checks_done() {
+	[ "$nchecks_failed" -eq 0 ] && return 0
+	echo "$nchecks_failed check(s) failed"
+	exit 1
+}
+# skip REASON: the test cannot run here (exit 77, the reason last).
 skip() { echo "$*"; exit 77; }
+
+# wait_until SECONDS WHAT CMD...: runs CMD every 0.1 s until it succeeds;
+# fails with WHAT when it has not after SECONDS (what a test waits for, it
+# polls: never a fixed sleep).
+wait_until() {
+	wu_end=$(( $(date +%s) + $1 )); wu_what=$2; shift 2
+	until "$@"; do
+		[ "$(date +%s)" -lt "$wu_end" ] || fail "$wu_what"
+		sleep 0.1
+	done
+}
 
 # fsck_clean IMG: e2fsck -fn finds nothing (exit 0).
 fsck_clean() { e2fsck -fn "$1" >"$T/fsck.out" 2>&1; }

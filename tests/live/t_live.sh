@@ -6,22 +6,19 @@
 # opens the device for writing nor writes to it.
 set -u
 : "${E2LAYOUT:?}"
-skip() { echo "$*"; exit 77; }
+. "$(dirname "$0")/../lib/testlib.sh"
 [ "$(id -u)" = 0 ] || skip "live tests need root (loop mounts): skipped"
 for t in losetup mount umount mkfs.ext4 e2freefrag filefrag strace; do
 	command -v $t >/dev/null 2>&1 || skip "$t is missing: live tests skipped"
 done
-tmp=$(mktemp -d)
+tmp=$T
 loop=""; mounted=""; tracefs=""
-cleanup() {
+cleanup() {	# (testlib's exit trap calls it, then removes $T)
 	[ -n "$mounted" ] && umount "$tmp/mnt" 2>/dev/null
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
 	[ -n "$tracefs" ] && umount /sys/kernel/tracing 2>/dev/null
-	rm -rf "$tmp"
+	return 0
 }
-trap cleanup EXIT
-trap 'exit 2' INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
 
 # the inode table written by mkfs: the kernel's lazy zeroing would write
 # 4 MiB behind the test's back (the preview check counts lifetime writes)

@@ -6,46 +6,29 @@
 # a); on an unmounted image a says it is not live.
 set -u
 : "${E2LAYOUT:?}"
-skip() { echo "$*"; exit 77; }
+. "$(dirname "$0")/../lib/testlib.sh"
 [ "$(id -u)" = 0 ] || skip "live tests need root (loop mounts): skipped"
-for t in losetup mount umount mkfs.ext4 filefrag tmux; do
+for t in losetup mount umount mkfs.ext4 filefrag; do
 	command -v $t >/dev/null 2>&1 || skip "$t is missing: live TUI test skipped"
 done
-tmp=$(mktemp -d)
-sock=e2l-livetui-$$
-T="tmux -L $sock"
+. "$(dirname "$0")/../lib/tmux.sh"
+tmp=$T
 loop=""; mounted=""; tracefs=""
-cleanup() {
-	$T kill-server 2>/dev/null
+cleanup() {	# (after the tmux server is gone: testlib's exit trap)
 	[ -n "$mounted" ] && umount "$tmp/mnt" 2>/dev/null
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
 	[ -n "$tracefs" ] && umount /sys/kernel/tracing 2>/dev/null
-	rm -rf "$tmp"
+	return 0
 }
-trap cleanup EXIT
-trap 'exit 2' INT TERM
-fail() {	# the screen first: run_all.sh shows the last 60 lines
-	echo "--- screen:"; grep -v '^ *$' "$tmp/screen" 2>/dev/null | tail -30
+on_fail() {
+	tmux_on_fail
 	echo "--- stderr:"; cat "$tmp/err" 2>/dev/null
 	for d in /sys/kernel/tracing/instances/e2layout-*; do
 		[ -d "$d" ] && { echo "--- $d:"; tail -5 "$d/trace"; }
 	done
-	echo "FAIL: $*"; exit 1
 }
-S=e2l	# the tmux session being driven
-capture() { $T capture-pane -p -t $S > "$tmp/screen" 2>/dev/null; }
-# wait_for PATTERN [what]: polls the pane for up to ~15 s.
-wait_for() {
-	i=0
-	while [ $i -lt 75 ]; do
-		capture
-		grep -q -- "$1" "$tmp/screen" && return 0
-		sleep 0.2
-		i=$((i + 1))
-	done
-	fail "${2:-screen never showed: $1}"
-}
-keys() { $T send-keys -t $S "$@"; }
+# (instances of e2layout-PID only: other programs name theirs otherwise)
+no_instance() { ! ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*'; }
 
 mkfs.ext4 -q -F -b 4096 -E nodiscard "$tmp/img" 64M >/dev/null 2>&1 ||
 	fail "mkfs.ext4"
@@ -62,18 +45,16 @@ fi
 [ -d /sys/kernel/tracing/events/ext4/ext4_allocate_blocks ] ||
 	skip "tracefs or the ext4 tracepoints are unavailable: live TUI test skipped"
 
-$T -f /dev/null new-session -d -s e2l -x 160 -y 50 \
-	"env ASAN_OPTIONS='${ASAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30" ||
-	skip "tmux could not start a session: live TUI test skipped"
+tmux_start "env ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30"
 wait_for "LIVE" "no LIVE mark on the tab bar"
 wait_for "owner scan: complete" "the owner scan never completed"
 keys a
 wait_for "ALLOC rec" "a did not start recording: $(sed -n '$p' "$tmp/screen")"
-ls /sys/kernel/tracing/instances | grep -q '^e2layout-' ||
+ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' ||
 	fail "no e2layout tracing instance while recording"
 dd if=/dev/zero of="$mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
 wait_for "ALLOC [0-9]* (" "no allocation on the status line"
-sleep 1; capture
+wait_stable	# the last allocation of the fsync is on the line
 ino=$(stat -c %i "$mnt/f")
 line=$(grep "ALLOC [0-9]* (" "$tmp/screen")
 set -- $(echo "$line" | sed -n 's/.*last: <\([0-9]*\)> .* got \([0-9]*\)-\([0-9]*\) .*/\1 \2 \3/p')
@@ -89,35 +70,28 @@ awk -v s="$got_s" -v e="$got_e" '$1 <= s && e <= $2 { f = 1 } END { exit !f }' "
 # must remove that one.
 keys a
 wait_for "allocation recording stopped: [1-9]" "a did not stop the recording"
-ls /sys/kernel/tracing/instances | grep -q '^e2layout-' &&
+ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' &&
 	fail "stopping left the tracing instance: $(ls /sys/kernel/tracing/instances)"
 keys a
 wait_for "ALLOC rec" "a did not start recording again"
 keys q
-i=0
-while [ ! -s "$tmp/rc" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+wait_file "$tmp/rc" "q did not end the TUI" 10
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q exited with '$(cat "$tmp/rc" 2>/dev/null)': $(cat "$tmp/err")"
-ls /sys/kernel/tracing/instances | grep -q '^e2layout-' &&
+ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' &&
 	fail "a tracing instance was left behind: $(ls /sys/kernel/tracing/instances)"
 # The terminal closing (SIGHUP) while recording still removes the instance.
-S=e2lhup
-$T new-session -d -s $S -x 160 -y 50 \
-	"'$E2LAYOUT' '$mnt' 2>/dev/null; sleep 30" || fail "tmux"
+tmux_stop
+tmux_start "'$E2LAYOUT' '$mnt' 2>/dev/null; sleep 30"
 wait_for "owner scan: complete" "the owner scan never completed (second run)"
 keys a
 wait_for "ALLOC rec" "a did not start recording (second run)"
-$T kill-session -t $S 2>/dev/null
-i=0
-while ls /sys/kernel/tracing/instances | grep -q '^e2layout-' && [ $i -lt 25 ]; do
-	sleep 0.2; i=$((i + 1))
-done
-[ $i -lt 25 ] || fail "SIGHUP left the tracing instance: $(ls /sys/kernel/tracing/instances)"
+$TM kill-session -t e2l 2>/dev/null
+wait_until 5 "SIGHUP left the tracing instance" no_instance
 
 # Not live (an unmounted image made here): a says so.
 mkfs.ext4 -q -F -b 4096 "$tmp/plain.img" 8M >/dev/null 2>&1 || fail "mkfs.ext4 (plain)"
-S=e2lplain
-$T new-session -d -s $S -x 160 -y 50 \
-	"'$E2LAYOUT' '$tmp/plain.img' 2>/dev/null; sleep 30" || fail "tmux"
+tmux_stop
+tmux_start "'$E2LAYOUT' '$tmp/plain.img' 2>/dev/null; sleep 30"
 wait_for "owner scan: complete" "the owner scan never completed on the plain image"
 keys a
 wait_for "not live: allocations" "a on an unmounted image gave no clear message"

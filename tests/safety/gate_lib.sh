@@ -2,12 +2,6 @@
 # tests/lib/testlib.sh, not run): a small fragmented ext4 image made with
 # the real mke2fs and debugfs, and an e2fsck wrapper that records its calls.
 
-# libext2fs's own leaks on the apply path, which e2layout cannot reach
-# (tests/tui/lsan.supp says which), seen through slow unwinding
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
-
 # mk_small IMG: 16 MiB ext4, 1 KiB blocks, a journal, flex groups of 4;
 # files f1..f12 of about 60 KB written one after another, every other one
 # removed, then "big" (about 300 KB) written into the holes (fragmented).

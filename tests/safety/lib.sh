@@ -4,12 +4,6 @@
 # counter made to agree), where a file's blocks are, and the check that a
 # refused request left the image byte for byte as it was.
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's own leak on the apply path (tests/editor/lsan.supp says why)
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../editor" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-export LSAN_OPTIONS
-# (slow unwinding, so that the suppression sees through libext2fs's frames)
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export ASAN_OPTIONS
 
 # dfs IMG REQUEST: the real debugfs, read-write, quiet.
 dfs() { debugfs -w -R "$2" "$1" >/dev/null 2>&1; }

@@ -4,36 +4,13 @@
 # e2fsck's -C progress (here a wrapper that reports pass 1 half done and
 # waits for the test), then the apply, verified; e2fsck -fn clean after.
 . "$(dirname "$0")/../lib/testlib.sh"
-command -v tmux >/dev/null 2>&1 || skip "tmux is missing: TUI gate test skipped"
+. "$(dirname "$0")/../lib/tmux.sh"
 for tool in debugfs e2fsck mkfifo; do
 	command -v $tool >/dev/null 2>&1 || skip "$tool is missing"
 done
 orig=${E2L_IMAGES:-}/demo.img
 [ -f "$orig" ] || skip "no demo image: TUI gate test skipped"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-LSAN_OPTIONS="suppressions=$top/tests/tui/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-sock=e2l-gate-$$
-TM="tmux -L $sock"
-cleanup() {
-	$TM kill-server 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
-capture() { $TM capture-pane -p -t e2l > "$T/screen" 2>/dev/null; }
-wait_for() {	# PATTERN WHAT: polls the pane (up to ~30 s)
-	i=0
-	while [ $i -lt 150 ]; do
-		capture
-		grep -q -- "$1" "$T/screen" && return 0
-		sleep 0.2
-		i=$((i + 1))
-	done
-	cat "$T/screen"; cat "$T/err" 2>/dev/null
-	fail "${2:-the screen never showed: $1}"
-}
-keys() { $TM send-keys -t e2l "$@"; }
+on_fail() { tmux_on_fail; echo "--- stderr:"; cat "$T/err" 2>/dev/null; }
 
 img=$T/fs.img
 cp --sparse=always "$orig" "$img" || fail "cannot copy the demo image"
@@ -51,15 +28,8 @@ exec "$real" "\$@"
 EOF
 chmod +x "$T/wrap"
 
-n=0
-until $TM -f /dev/null new-session -d -s e2l -x 160 -y 50 \
-	"cd '$T' && env E2LAYOUT_E2FSCK='$T/wrap' ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' -w '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 30" 2>/dev/null; do
-	n=$((n + 1))
-	[ $n -lt 10 ] || skip "tmux could not start a session: TUI gate test skipped"
-	$TM kill-server 2>/dev/null
-	sleep 0.5
-done
-wait_for "owner scan: complete" "the owner scan never completed"
+tmux_start "cd '$T' && env E2LAYOUT_E2FSCK='$T/wrap' ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' -w '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 30"
+wait_for "owner scan: complete" "the owner scan never completed" 30
 keys 4; wait_for "Journal inode <8>" "journal view"
 keys e 2; wait_for "Plan: journal_relocate of inode 8" "no plan screen"
 keys a; wait_for "Type yes" "no yes prompt"
@@ -71,8 +41,7 @@ wait_for "Applied and verified" "not applied and verified after the check"
 grep -q "checking the filesystem (e2fsck -fn $img)" "$T/screen" ||
 	fail "the result does not say the filesystem was checked"
 keys Enter q
-i=0
-while [ ! -s "$T/rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_file "$T/rc" "the TUI did not quit"
 [ "$(cat "$T/rc" 2>/dev/null)" = 0 ] || fail "exit status $(cat "$T/rc" 2>/dev/null)"
 [ "$(wc -l < "$T/calls")" = 1 ] || fail "e2fsck ran $(wc -l < "$T/calls") times"
 fsck_clean "$img" || { cat "$T/fsck.out"; fail "e2fsck after the TUI apply"; }

@@ -6,11 +6,6 @@
 # byte as it was and e2fsck -fn clean (debugfs 1.47.0, and e2layout before,
 # overflowed a buffer in libext2fs: SIGSEGV, or a damaged directory).
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's undo manager leaks on the apply path (tests/tui/lsan.supp
-# says which); slow unwinding lets the suppression see its frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 
 img=$T/fs.img
 n255=$(printf '%0255d' 0 | tr 0 b)

@@ -7,11 +7,6 @@
 # does not grow.  (The old apply aborted: the directory grew into the plan's
 # own new run.)
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's undo manager leaks on the apply path (tests/tui/lsan.supp
-# says which); slow unwinding lets the suppression see its frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 
 # dir_blocks IMG DIR: the directory's blocks, as the real debugfs lists them
 dir_blocks() { echo $(debugfs -R "blocks $2" "$1" 2>/dev/null); }

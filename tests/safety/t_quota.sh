@@ -13,12 +13,6 @@
 # creating its file is clean after journal recovery; without a journal,
 # e2fsck -p repairs each one.
 . "$(dirname "$0")/../lib/testlib.sh"
-# the undo io manager's own leak in libext2fs 1.47.0, as the editor tests
-# suppress it (slow unwinding, so that the suppression sees our frame)
-supp=$(cd "$(dirname "$0")/../editor" && pwd)/lsan.supp
-LSAN_OPTIONS="suppressions=$supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 
 stride=1
 case "${E2L_BUILD:-}" in *asan*) stride=2 ;; esac

@@ -7,11 +7,6 @@
 # (E2L_FAULT_UNDO_WRITES=k: ENOSPC), where apply must say that it still
 # restores.
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's undo manager leaks on the apply path (tests/tui/lsan.supp
-# says which); slow unwinding lets the suppression see its frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
 stride=1
 case "${E2L_BUILD:-}" in *asan*) stride=3 ;; esac

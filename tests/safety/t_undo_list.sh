@@ -4,11 +4,6 @@
 # newest first; run in that order they give back the image byte for byte.
 # (The TUI's list is checked by tests/tui/t_tui_editor.sh.)
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's undo manager leaks on the apply path (tests/tui/lsan.supp
-# says which); slow unwinding lets the suppression see its frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 command -v script >/dev/null 2>&1 || skip "script(1) is missing: no terminal for the shell"
 img=$T/fs.img
 cp "$E2L_IMAGES/ext4.img" "$img"

@@ -8,11 +8,6 @@
 # stays byte-identical each time.  The default name is never an existing
 # file, and an applied undo file restores the image byte for byte.
 . "$(dirname "$0")/../lib/testlib.sh"
-# libext2fs's undo manager leaks on the apply path (tests/tui/lsan.supp
-# says which); slow unwinding lets the suppression see its frames
-LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../tui" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-export LSAN_OPTIONS ASAN_OPTIONS
 mnt=
 trap '[ -n "$mnt" ] && umount "$T/ro" "$T/small" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 

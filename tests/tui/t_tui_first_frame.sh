@@ -4,12 +4,12 @@
 # quits with status 0 before the owner scan has begun, and leaves no
 # scripted key unplayed that could have mattered.
 set -u
-command -v script >/dev/null 2>&1 || { echo "script(1) is missing: skipped"; exit 77; }
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
+. "$(dirname "$0")/../lib/testlib.sh"
+command -v script >/dev/null 2>&1 || skip "script(1) is missing: skipped"
 img=$E2L_IMAGES/ext4.img
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; echo "--- dump:"; cat "$tmp/dump" 2>/dev/null; exit 1; }
+tmp=$T
+on_fail() { echo "--- dump:"; cat "$tmp/dump" 2>/dev/null; }
 
 TERM=xterm-256color LINES=50 COLUMNS=160 E2L_TUI_EXIT_AFTER_FIRST_FRAME=1 \
 E2L_TUI_DUMP="$tmp/dump" script -qec "'$E2LAYOUT' --keys 2 '$img'; echo \$? > '$tmp/rc'" \

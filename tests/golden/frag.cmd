@@ -1,0 +1,2 @@
+frag
+frag --top 3 --per-flex

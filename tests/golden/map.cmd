@@ -1,0 +1,2 @@
+map
+map --width 32 --rows 4 g4

@@ -1,0 +1,2 @@
+defrag /var/log/auth.log
+plan show
