@@ -46,7 +46,7 @@ errcode_t exp_make_change(const char *a, const char *dst, const char *undo,
 	if (err)
 		snprintf(why, len, "the change \"%s\" could not be made on a "
 			 "copy of %s%s", change, a, log->len ?
-			 " (what it said is below)" : "");
+			 " (what it said is above)" : "");
 out:
 	free(apply);
 	if (err)

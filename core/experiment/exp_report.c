@@ -116,6 +116,14 @@ static void table_free(struct table *t)
 	free(t->r);
 }
 
+static double mean_b_of(const struct row *r)
+{
+	double m, sd;
+
+	exps_mean_sd(r->v[1], r->n[1], &m, &sd);
+	return m;
+}
+
 /* "B is faster by 8-15%", "no difference detectable (...)". */
 static void verdict(const struct row *r, char *out, size_t len)
 {
@@ -124,8 +132,18 @@ static void verdict(const struct row *r, char *out, size_t len)
 	const char *what;
 
 	if (!r->ok) {
-		snprintf(out, len, "not compared (fewer than two runs, or A's "
-			 "mean is 0)");
+		if (r->n[0] < 2 || r->n[1] < 2)
+			snprintf(out, len, "not compared (fewer than two runs "
+				 "a side)");
+		else if (mean_b_of(r) == 0)
+			snprintf(out, len, "0 in every run on both sides");
+		else
+			snprintf(out, len, "0 on A, %.4g on B on average (no "
+				 "percentage of 0)", mean_b_of(r));
+		return;
+	}
+	if (c->sd_a == 0 && c->sd_b == 0 && c->diff == 0) {
+		snprintf(out, len, "the same in every run on both sides");
 		return;
 	}
 	if (!c->significant) {
@@ -365,11 +383,11 @@ static void text_report(const struct exp_config *c, struct table *t)
 		   "p");
 	for (i = 0; i < t->n; i++) {
 		const struct row *r = &t->r[i];
-		char ci[40];
+		char ci[256];
 
 		if (!r->ok) {
-			out_printf(o, "%-24s (not compared: %zu and %zu runs)"
-				   "\n", r->name, r->n[0], r->n[1]);
+			verdict(r, ci, sizeof(ci));
+			out_printf(o, "%-24s %s\n", r->name, ci);
 			continue;
 		}
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", r->cmp.ci_lo,

@@ -503,7 +503,7 @@ errcode_t expt_jbd2_info(const char *devname, unsigned long long *commits,
 			 double *commit_us)
 {
 	char p[128], line[256];
-	unsigned long long us;
+	unsigned long long us, n = 0;
 	FILE *f;
 	int got = 0;
 
@@ -513,10 +513,19 @@ errcode_t expt_jbd2_info(const char *devname, unsigned long long *commits,
 		return errno;
 	*commit_us = 0;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llu transactions", commits) == 1)
+		int end = 0;
+
+		/* sscanf counts a number read before a mismatch: only a
+		 * whole match (%n reached) is the line we want */
+		if (sscanf(line, "%llu transactions%n", &n, &end) == 1 &&
+		    end) {
+			*commits = n;
 			got = 1;
-		else if (sscanf(line, " %lluus average transaction commit "
-				"time", &us) == 1)
+			continue;
+		}
+		end = 0;
+		if (sscanf(line, " %lluus average transaction commit time%n",
+			   &us, &end) == 1 && end)
 			*commit_us = (double)us;
 	}
 	fclose(f);

@@ -261,7 +261,7 @@ static int parse(struct session *s, int argc, char **argv,
 			if (c->nevents == EXP_MAX_EVENTS ||
 			    exp_event_parse(v, &c->events[c->nevents]))
 				return bad(s, "bad --count %s (SYSTEM:EVENT"
-					   "[:FIELD[,FIELD]], at most 5)", v,
+					   "[:FIELD[,FIELD]], at most 6)", v,
 					   NULL);
 			c->nevents++;
 		} else if (!strcmp(a, "--workdir")) {
