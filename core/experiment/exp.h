@@ -112,6 +112,7 @@ struct exp_config {
 	struct exp_side side[2];
 	struct exp_workload wl;
 	unsigned runs;
+	unsigned warmup;	/* uncounted runs of A first (default 1) */
 	int counters;		/* 0: --no-counters */
 	int keep_order;		/* 0: A B B A ...; 1: --no-interleave */
 	double detect_pct;	/* the smaller effect asked about */

@@ -360,6 +360,17 @@ errcode_t exp_run(struct exp_config *c)
 		}
 	}
 	err = prepare(&x);
+	/* the first run on a machine pays for cold caches of the host (the
+	 * image's file, the program, the kernel's slabs): not counted */
+	for (i = 0; !err && i < c->warmup; i++) {
+		struct exp_run w;
+
+		memset(&w, 0, sizeof(w));
+		progress(&x, "warm-up run %u/%u (not counted)", i + 1,
+			 c->warmup);
+		err = one_run(&x, &c->side[0], &w);
+		expt_counters_free(&w.c);
+	}
 	for (i = 0; !err && i < total; i++) {
 		/* A B, then B A: pairs alternate so that drift over time
 		 * (a warming disk, a neighbour's load) falls on both */

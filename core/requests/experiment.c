@@ -222,6 +222,10 @@ static int parse(struct session *s, int argc, char **argv,
 			c->side[1].mount_opts = v;
 			if (!strcmp(a, "--mount-opts"))
 				c->side[0].mount_opts = v;
+		} else if (!strcmp(a, "--warmup")) {
+			if (uint_arg(v, 0, 100, &c->warmup))
+				return bad(s, "bad --warmup %s (0 to 100)", v,
+					   NULL);
 		} else if (!strcmp(a, "--change")) {
 			c->change = v;
 		} else if (!strcmp(a, "--dirs")) {
@@ -303,6 +307,7 @@ static int do_experiment(struct session *s, int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	memset(&o, 0, sizeof(o));
 	c.runs = 5;
+	c.warmup = 1;
 	c.counters = 1;
 	c.detect_pct = 5;
 	c.out = s->out;
@@ -357,7 +362,7 @@ const struct cmd_entry cmd_experiment = {
 		   "workload on copies of two images, statistics, kernel "
 		   "counters",
 	.options = "--workload --fio --bonnie --dbench --runs --mount-opts "
-		   "--mount-opts-b --change --dirs --files --size --ops "
+		   "--mount-opts-b --warmup --change --dirs --files --size --ops "
 		   "--threads --overwrite --seconds --count --no-counters "
 		   "--no-interleave --detect --workdir --hook --quiet --json",
 	.flags = CMD_JSON,
