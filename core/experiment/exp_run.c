@@ -7,6 +7,7 @@
 #include "exp_trace.h"
 #include "exp_workload.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -323,21 +324,32 @@ static errcode_t prepare(struct ctx *x)
 	return 0;
 }
 
+/* Empties and removes our work directory: its files (copies, the undo
+ * file, tool output) and its empty directories; never follows a link or
+ * descends into a directory that is still mounted (rmdir would fail). */
 static void remove_work(struct ctx *x)
 {
-	static const char *const files[] = { "run.img", "B.img", "B.e2undo",
-		"tool.out", "tool.out.err", "hook.out", "hook.out.err", NULL };
-	char p[PATH_MAX + 32];
-	int i;
+	char p[PATH_MAX + 300];
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
 
 	if (!x->work[0])
 		return;
-	for (i = 0; files[i]; i++) {
-		snprintf(p, sizeof(p), "%s/%s", x->work, files[i]);
-		unlink(p);
+	dir = opendir(x->work);
+	while (dir && (d = readdir(dir))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", x->work, d->d_name);
+		if (lstat(p, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rmdir(p);
+		else
+			unlink(p);
 	}
-	snprintf(p, sizeof(p), "%s/mnt", x->work);
-	rmdir(p);
+	if (dir)
+		closedir(dir);
 	rmdir(x->work);
 }
 
