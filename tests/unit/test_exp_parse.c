@@ -1,0 +1,121 @@
+/* test_exp_parse.c - the experiment's readers of tool output: fio's JSON
+ * (sums over jobs, only directions that did I/O), bonnie++'s 1.98 CSV line
+ * (measured rates, "+++++" skipped) and dbench's throughput line; and
+ * hostile input (garbage, truncation, deep nesting) refused, not crashed. */
+#include "testlib.h"
+#include "exp_workload.h"
+
+#include <string.h>
+
+static const struct exp_metric *find(const struct exp_run *r, const char *n)
+{
+	size_t i;
+
+	for (i = 0; i < r->nm; i++)
+		if (!strcmp(r->m[i].name, n))
+			return &r->m[i];
+	return NULL;
+}
+
+static void t_fio(void **state)
+{
+	static const char json[] =
+		"fio: note a warning line before the document\n"
+		"{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"a\","
+		"\"read\":{\"io_bytes\":0,\"bw\":0,\"iops\":0.0,"
+		"\"lat_ns\":{\"mean\":0.0}},\"write\":{\"io_bytes\":4194304,"
+		"\"bw\":2048,\"iops\":512.5,\"lat_ns\":{\"min\":1,\"mean\":"
+		"2000000.0},\"clat_ns\":{\"percentile\":{\"99.000000\":5}}}},"
+		"{\"jobname\":\"b\",\"read\":{\"io_bytes\":0},\"write\":"
+		"{\"io_bytes\":4194304,\"bw\":1024,\"iops\":256.5,\"lat_ns\":"
+		"{\"mean\":4000000.0}}}],\"disk_util\":[]}";
+	struct exp_run r;
+	char why[256];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_fio(json, &r, why, sizeof(why)), 0);
+	assert_null(find(&r, "read_iops"));
+	assert_non_null(find(&r, "write_iops"));
+	assert_true(find(&r, "write_iops")->value == 769.0);
+	assert_true(find(&r, "write_kib_per_second")->value == 3072.0);
+	assert_true(find(&r, "write_latency_us")->value == 3000.0);
+	assert_false(find(&r, "write_latency_us")->higher_better);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_fio("no json here", &r, why, sizeof(why)),
+			 -1);
+	assert_int_equal(expw_parse_fio("{\"jobs\":[{\"write\":{\"iops\":",
+					&r, why, sizeof(why)), -1);
+	assert_int_equal(expw_parse_fio("{\"jobs\":[]}", &r, why,
+					sizeof(why)), -1);
+	assert_non_null(strstr(why, "no I/O"));
+}
+
+static void t_fio_deep(void **state)
+{
+	char deep[4096];
+	struct exp_run r;
+	char why[256];
+	int i;
+
+	(void)state;
+	strcpy(deep, "{\"jobs\":");
+	for (i = 8; i < 4000; i++)
+		deep[i] = '[';
+	deep[4000] = 0;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_fio(deep, &r, why, sizeof(why)), -1);
+}
+
+static void t_bonnie(void **state)
+{
+	static const char csv[] =
+		"Using uid:0, gid:0.\n"
+		"1.98,2.00a,vm,1,1796168216,,,,,,,,,,,,,,,,,1,,,,,943,57,"
+		"+++++,+++,+++++,+++,1401,86,+++++,+++,+++++,+++,,,,,,,"
+		"19513us,71us,4069us,7978us,51us,807us\n";
+	struct exp_run r;
+	char why[256];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_bonnie(csv, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.nm, 2);
+	assert_true(find(&r, "seq_create_per_second")->value == 943);
+	assert_true(find(&r, "ran_create_per_second")->value == 1401);
+	assert_null(find(&r, "seq_stat_per_second"));	/* +++++ */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_bonnie("1.98,2.00a,vm\n", &r, why,
+					   sizeof(why)), -1);
+	assert_int_equal(expw_parse_bonnie("", &r, why, sizeof(why)), -1);
+}
+
+static void t_dbench(void **state)
+{
+	struct exp_run r;
+	char why[256];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_dbench(" Flush 1333 0.791 13.151\n\n"
+		"Throughput 212.259 MB/sec  1 clients  1 procs  "
+		"max_latency=13.161 ms\n", &r, why, sizeof(why)), 0);
+	assert_true(find(&r, "mb_per_second")->value == 212.259);
+	assert_true(find(&r, "max_latency_ms")->value == 13.161);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_dbench("Throughput lots", &r, why,
+					   sizeof(why)), -1);
+	assert_int_equal(expw_parse_dbench(NULL, &r, why, sizeof(why)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_fio),
+		cmocka_unit_test(t_fio_deep),
+		cmocka_unit_test(t_bonnie),
+		cmocka_unit_test(t_dbench),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
