@@ -330,12 +330,44 @@ static const struct { int field; const char *name; } bonnie_fields[] = {
 	{ -1, NULL }
 };
 
+/* ... and its latencies ("19513us", "2ms"), there even when a phase was
+ * too fast for a rate ("+++++"). */
+static const struct { int field; const char *name; } bonnie_lat[] = {
+	{ 39, "put_block_latency_us" }, { 40, "rewrite_latency_us" },
+	{ 42, "get_block_latency_us" }, { 43, "seeks_latency_us" },
+	{ 44, "seq_create_latency_us" }, { 45, "seq_stat_latency_us" },
+	{ 46, "seq_delete_latency_us" }, { 47, "ran_create_latency_us" },
+	{ 48, "ran_stat_latency_us" }, { 49, "ran_delete_latency_us" },
+	{ -1, NULL }
+};
+
+/* The text of CSV field k of line (NUL-terminated in out); -1 if none. */
+static int csv_field(const char *line, int k, char *out, size_t n)
+{
+	const char *f = line;
+	size_t len;
+	int i;
+
+	for (i = 0; i < k && f; i++) {
+		f = strpbrk(f, ",\n");
+		f = f && *f == ',' ? f + 1 : NULL;
+	}
+	if (!f)
+		return -1;
+	len = strcspn(f, ",\n");
+	if (!len || len >= n)
+		return -1;
+	memcpy(out, f, len);
+	out[len] = 0;
+	return 0;
+}
+
 int expw_parse_bonnie(const char *csv, struct exp_run *run, char *why,
 		      size_t len)
 {
 	const char *line = NULL, *p;
 	char field[64];
-	int i, k, any = 0;
+	int i, any = 0;
 
 	/* the last line that starts with a format version */
 	for (p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
@@ -348,31 +380,35 @@ int expw_parse_bonnie(const char *csv, struct exp_run *run, char *why,
 		return -1;
 	}
 	for (i = 0; bonnie_fields[i].name; i++) {
-		const char *f = line;
 		char *end;
 		double v;
-		size_t n;
 
-		for (k = 0; k < bonnie_fields[i].field && f; k++) {
-			f = strpbrk(f, ",\n");
-			f = f && *f == ',' ? f + 1 : NULL;
-		}
-		if (!f)
+		if (csv_field(line, bonnie_fields[i].field, field,
+			      sizeof(field)))
 			continue;
-		n = strcspn(f, ",\n");
-		if (!n || n >= sizeof(field))
-			continue;
-		memcpy(field, f, n);
-		field[n] = 0;
 		v = strtod(field, &end);
 		if (end == field || *end)	/* "+++++": too fast */
 			continue;
 		expw_metric(run, bonnie_fields[i].name, v, 1);
 		any = 1;
 	}
+	for (i = 0; bonnie_lat[i].name; i++) {
+		char *end;
+		double v;
+
+		if (csv_field(line, bonnie_lat[i].field, field, sizeof(field)))
+			continue;
+		v = strtod(field, &end);
+		if (end == field || (strcmp(end, "us") && strcmp(end, "ms") &&
+				     strcmp(end, "s")))
+			continue;
+		v *= !strcmp(end, "ms") ? 1e3 : !strcmp(end, "s") ? 1e6 : 1;
+		expw_metric(run, bonnie_lat[i].name, v, 0);
+		any = 1;
+	}
 	if (!any) {
-		snprintf(why, len, "bonnie++'s CSV holds no measured rate "
-			 "(all too fast to measure: give it more work)");
+		snprintf(why, len, "bonnie++'s CSV line holds no rate and no "
+			 "latency");
 		return -1;
 	}
 	return 0;

@@ -80,8 +80,10 @@ static void t_bonnie(void **state)
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(expw_parse_bonnie(csv, &r, why, sizeof(why)), 0);
-	assert_int_equal(r.nm, 2);
+	assert_int_equal(r.nm, 2 + 6);
 	assert_true(find(&r, "seq_create_per_second")->value == 943);
+	assert_true(find(&r, "seq_create_latency_us")->value == 19513);
+	assert_false(find(&r, "seq_create_latency_us")->higher_better);
 	assert_true(find(&r, "ran_create_per_second")->value == 1401);
 	assert_null(find(&r, "seq_stat_per_second"));	/* +++++ */
 	memset(&r, 0, sizeof(r));
