@@ -300,10 +300,15 @@ static void text_counters(const struct exp_config *c, struct sink *o)
 		const struct exp_event_spec *e = &c->events[k];
 		unsigned key;
 
-		out_printf(o, "  %s:%s (total per run) %*s%14.1f %14.1f\n",
-			   e->system, e->event, 0, "",
-			   a->nruns ? (double)a->runs[0].c.ev[k].total : 0,
-			   b->nruns ? (double)b->runs[0].c.ev[k].total : 0);
+		double ta = 0, tb = 0;
+
+		for (i = 0; i < a->nruns; i++)
+			ta += (double)a->runs[i].c.ev[k].total /
+			      (double)a->nruns;
+		for (i = 0; i < b->nruns; i++)
+			tb += (double)b->runs[i].c.ev[k].total /
+			      (double)b->nruns;
+		out_printf(o, "  %-26s %14.1f %14.1f\n", e->event, ta, tb);
 		for (key = 0; key < e->nkeys; key++)
 			for (s = 0; s < 2; s++) {
 				const struct exp_tally *t;
@@ -583,24 +588,23 @@ static void json_report(const struct exp_config *c, struct table *t)
 	json_arr_end(o);
 }
 
-void exp_report(const struct exp_config *c)
+void exp_report(struct exp_config *c)
 {
 	struct table t = { 0 };
-	size_t i, k, e, key;
+	size_t i, e, key;
 	int s;
 
+	/* the tallies are read in count order from here on */
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < c->side[s].nruns; i++)
 			for (e = 0; e < c->nevents; e++) {
 				struct exp_event_count *ev =
-					(struct exp_event_count *)
 					&c->side[s].runs[i].c.ev[e];
 
 				for (key = 0; key < EXP_MAX_KEYS; key++)
 					expt_tally_sort(&ev->by_key[key]);
 				expt_tally_sort(&ev->by_tuple);
 			}
-	(void)k;
 	build(c, &t);
 	if (sink_is_json(c->out))
 		json_report(c, &t);

@@ -30,6 +30,6 @@ errcode_t exp_make_change(const char *a, const char *dst, const char *undo,
 			  size_t len);
 
 /* The table, the plots, the verdicts (text) or the document (JSON). */
-void exp_report(const struct exp_config *c);
+void exp_report(struct exp_config *c);
 
 #endif

@@ -598,7 +598,8 @@ void expt_tally_sort(struct exp_tally *t)
 	for (i = 0; i < t->cap; i++)
 		if (t->e[i].count)
 			t->e[k++] = t->e[i];
-	qsort(t->e, k, sizeof(*t->e), count_cmp);
+	if (k)
+		qsort(t->e, k, sizeof(*t->e), count_cmp);
 	t->n = k;
 	t->cap = k;	/* no longer a hash table */
 }

@@ -73,7 +73,8 @@ static int check_file(struct session *s, const char *what, const char *p)
 }
 
 struct opts {
-	const char *img[2], *wl_name, *size, *detect;
+	const char *img[2], *size;
+	const char *mopts, *mopts_b;	/* both sides; B's own */
 	int set_dirs, set_files, set_size, set_ops, set_threads, set_secs;
 	int overwrite, quiet;
 	unsigned dirs, files, ops, threads, secs;
@@ -219,9 +220,10 @@ static int parse(struct session *s, int argc, char **argv,
 
 			if (expl_check_opts(v, why, sizeof(why)))
 				return bad(s, "%s: %s", a, why);
-			c->side[1].mount_opts = v;
 			if (!strcmp(a, "--mount-opts"))
-				c->side[0].mount_opts = v;
+				o->mopts = v;
+			else
+				o->mopts_b = v;
 		} else if (!strcmp(a, "--warmup")) {
 			if (uint_arg(v, 0, 100, &c->warmup))
 				return bad(s, "bad --warmup %s (0 to 100)", v,
@@ -318,6 +320,10 @@ static int do_experiment(struct session *s, int argc, char **argv)
 	    finish_workload(s, &o, &c.wl))
 		goto out;
 	c.progress = !o.quiet;
+	if (o.mopts)
+		c.side[0].mount_opts = c.side[1].mount_opts = o.mopts;
+	if (o.mopts_b)
+		c.side[1].mount_opts = o.mopts_b;
 	for (i = 0; i < 2; i++) {
 		if (!o.img[i])
 			continue;
