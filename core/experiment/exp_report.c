@@ -491,6 +491,8 @@ static void json_counters(const struct exp_config *c, struct sink *o,
 		json_obj_begin(o, "events");
 		for (k = 0; k < c->nevents; k++) {
 			json_obj_begin(o, c->events[k].event);
+			json_str(o, "counted_by", x->ev[k].hist ?
+				 "histogram trigger" : "ring buffer");
 			json_u64(o, "total", x->ev[k].total);
 			json_obj_begin(o, "by");
 			for (key = 0; key < c->events[k].nkeys; key++)

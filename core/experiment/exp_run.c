@@ -430,7 +430,8 @@ void exp_config_free(struct exp_config *c)
 	size_t i, r;
 
 	for (i = 0; i < 2; i++) {
-		for (r = 0; r < c->side[i].nruns; r++)
+		/* also the run an interruption cut short (zeroed if unused) */
+		for (r = 0; c->side[i].runs && r < c->runs; r++)
 			expt_counters_free(&c->side[i].runs[r].c);
 		free(c->side[i].runs);
 		free(c->side[i].map);

@@ -13,11 +13,6 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-struct ksym {
-	unsigned long long addr;
-	char *name;
-};
-
 struct exp_tracer {
 	const struct exp_config *c;
 	struct tep_handle *tep;
@@ -25,25 +20,14 @@ struct exp_tracer {
 	char name[64];
 	char dir[PATH_MAX];	/* the instance's directory while recording */
 	int rq_id, jbd2_id, ev_id[EXP_MAX_EVENTS];
-	struct ksym *syms;
-	size_t nsyms;
+	int hist[EXP_MAX_EVENTS];	/* counted by a histogram trigger */
+	char trig[EXP_MAX_EVENTS][256];	/* its text, to remove it */
 	/* the recording being read */
 	struct exp_counters *out;
 	struct expt_req *reqs;
 	size_t nreqs, rcap;
 	int oom;
 };
-
-static int needs_syms(const struct exp_event_spec *s)
-{
-	unsigned k;
-
-	for (k = 0; k < s->nkeys; k++)
-		if (!strcmp(s->keys[k], "ip") || !strcmp(s->keys[k], "caller") ||
-		    !strcmp(s->keys[k], "call_site"))
-			return 1;
-	return 0;
-}
 
 errcode_t expt_available(const struct exp_config *c, char *why, size_t len)
 {
@@ -78,58 +62,11 @@ errcode_t expt_available(const struct exp_config *c, char *why, size_t len)
 	return 0;
 }
 
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Text symbols of /proc/kallsyms, sorted (addresses are 0 unless root). */
-static void load_syms(struct exp_tracer *t)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], name[256], type;
-	unsigned long long a;
-	size_t cap = 0;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		struct ksym *n;
-
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a ||
-		    (type != 't' && type != 'T'))
-			continue;
-		if (t->nsyms == cap) {
-			cap = cap ? cap * 2 : 65536;
-			n = realloc(t->syms, cap * sizeof(*n));
-			if (!n)
-				break;
-			t->syms = n;
-		}
-		t->syms[t->nsyms].addr = a;
-		t->syms[t->nsyms].name = strdup(name);
-		if (t->syms[t->nsyms].name)
-			t->nsyms++;
-	}
-	fclose(f);
-	qsort(t->syms, t->nsyms, sizeof(*t->syms), ksym_cmp);
-}
-
+/* The kernel function holding address a: libtracefs loaded the kernel's
+ * symbols (/proc/kallsyms) into the tep handle with the event formats. */
 static const char *sym_of(const struct exp_tracer *t, unsigned long long a)
 {
-	size_t lo = 0, hi = t->nsyms;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->syms[mid].addr <= a)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return t->nsyms && t->syms[lo].addr <= a ? t->syms[lo].name : NULL;
+	return tep_find_function(t->tep, a);
 }
 
 errcode_t expt_open(struct exp_tracer **tp, const struct exp_config *c,
@@ -173,32 +110,45 @@ errcode_t expt_open(struct exp_tracer **tp, const struct exp_config *c,
 		e = tep_find_event_by_name(t->tep, c->events[i].system,
 					   c->events[i].event);
 		t->ev_id[i] = e ? e->id : -1;
+		t->hist[i] = expt_hist_available(c->events[i].system,
+						 c->events[i].event);
 		if (!e) {
 			snprintf(why, len, "no format for %s:%s",
 				 c->events[i].system, c->events[i].event);
 			expt_close(t);
 			return ENOENT;
 		}
-		if (needs_syms(&c->events[i]) && !t->syms)
-			load_syms(t);
 	}
 	*tp = t;
 	return 0;
 }
 
+/* Removes the histogram triggers set in the instance. */
+static void untrigger(struct exp_tracer *t)
+{
+	char undo[264];
+	unsigned i;
+
+	for (i = 0; i < t->c->nevents; i++) {
+		if (!t->trig[i][0])
+			continue;
+		snprintf(undo, sizeof(undo), "!%s", t->trig[i]);
+		tracefs_event_file_write(t->inst, t->c->events[i].system,
+					 t->c->events[i].event, "trigger",
+					 undo);
+		t->trig[i][0] = 0;
+	}
+}
+
 void expt_close(struct exp_tracer *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
 	if (t->inst) {
+		untrigger(t);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 	}
-	for (i = 0; i < t->nsyms; i++)
-		free(t->syms[i].name);
-	free(t->syms);
 	free(t->reqs);
 	if (t->tep)
 		tep_free(t->tep);
@@ -262,14 +212,32 @@ errcode_t expt_begin(struct exp_tracer *t, __u64 kdev, char *why, size_t len)
 	err = enable(t, "block", "block_rq_issue", kdev, why, len);
 	if (!err)
 		err = enable(t, "jbd2", "jbd2_run_stats", kdev, why, len);
-	for (i = 0; !err && i < t->c->nevents; i++)
-		err = enable(t, t->c->events[i].system, t->c->events[i].event,
-			     kdev, why, len);
+	for (i = 0; !err && i < t->c->nevents; i++) {
+		const struct exp_event_spec *sp = &t->c->events[i];
+		struct tep_event *e;
+
+		if (!t->hist[i]) {
+			err = enable(t, sp->system, sp->event, kdev, why, len);
+			continue;
+		}
+		/* counted in the kernel: nothing goes through the buffer */
+		e = tep_find_event_by_name(t->tep, sp->system, sp->event);
+		expt_hist_trigger(sp, e && tep_find_field(e, "dev"), kdev,
+				  t->trig[i], sizeof(t->trig[i]));
+		if (tracefs_event_file_write(t->inst, sp->system, sp->event,
+					     "trigger", t->trig[i]) < 0) {
+			snprintf(why, len, "cannot set the histogram trigger "
+				 "\"%s\" on %s:%s: %s", t->trig[i],
+				 sp->system, sp->event, strerror(errno));
+			err = errno ? errno : EIO;
+		}
+	}
 	if (!err && tracefs_trace_on(t->inst)) {
 		snprintf(why, len, "cannot turn tracing on in %s", t->name);
 		err = EIO;
 	}
 	if (err) {
+		untrigger(t);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 		t->inst = NULL;
@@ -288,8 +256,7 @@ static unsigned long long num(struct tep_event *e, struct tep_record *r,
 	return v;
 }
 
-/* Adds one to key's count in the tally (an open hash on the key). */
-static int tally_add(struct exp_tally *t, const char *key)
+int expt_tally_add(struct exp_tally *t, const char *key, unsigned long n)
 {
 	size_t i, h = 5381;
 	const char *p;
@@ -323,7 +290,7 @@ static int tally_add(struct exp_tally *t, const char *key)
 		snprintf(t->e[i].key, sizeof(t->e[i].key), "%s", key);
 		t->n++;
 	}
-	t->e[i].count++;
+	t->e[i].count += n;
 	return 0;
 }
 
@@ -418,7 +385,7 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu,
 		o->ev[i].total++;
 		for (k = 0; k < s->nkeys; k++) {
 			key_text(t, e, r, s->keys[k], one, sizeof(one));
-			if (tally_add(&o->ev[i].by_key[k], one))
+			if (expt_tally_add(&o->ev[i].by_key[k], one, 1))
 				t->oom = 1;
 			used += (size_t)snprintf(tuple + used, sizeof(tuple) -
 						 (used < sizeof(tuple) ? used :
@@ -427,7 +394,7 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu,
 			if (used >= sizeof(tuple))
 				used = sizeof(tuple) - 1;
 		}
-		if (s->nkeys > 1 && tally_add(&o->ev[i].by_tuple, tuple))
+		if (s->nkeys > 1 && expt_tally_add(&o->ev[i].by_tuple, tuple, 1))
 			t->oom = 1;
 	}
 	return 0;
@@ -468,6 +435,7 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 		   size_t len)
 {
 	errcode_t err = 0;
+	unsigned i;
 
 	*reqs = NULL;
 	*nreqs = 0;
@@ -486,6 +454,26 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 		err = ENOMEM;
 	}
 	out->lost += overruns(t->inst);
+	for (i = 0; i < t->c->nevents; i++) {
+		const struct exp_event_spec *sp = &t->c->events[i];
+		unsigned long long dropped = 0;
+		char *text;
+
+		if (!t->hist[i])
+			continue;
+		out->ev[i].hist = 1;
+		text = tracefs_event_file_read(t->inst, sp->system, sp->event,
+					       "hist", NULL);
+		if (!err && (!text || expt_hist_parse(text, sp, &out->ev[i],
+						      &dropped))) {
+			snprintf(why, len, "cannot read the histogram of "
+				 "%s:%s", sp->system, sp->event);
+			err = EIO;
+		}
+		out->lost += dropped;
+		free(text);
+	}
+	untrigger(t);
 	tracefs_instance_destroy(t->inst);
 	tracefs_instance_free(t->inst);
 	t->inst = NULL;

@@ -54,6 +54,25 @@ void expt_analyze(const struct expt_req *r, size_t n, unsigned blocksize,
 		  enum owner_class (*cls)(void *arg, blk64_t blk), void *arg,
 		  struct exp_counters *out);
 
+/* Adds n to key's count in the tally (an open hash on the key, until it
+ * is sorted).  -1 when out of memory. */
+int expt_tally_add(struct exp_tally *t, const char *key, unsigned long n);
+
+/* Histogram triggers (exp_hist.c): does the kernel have them for sys:ev
+ * (and E2LAYOUT_NO_HIST is unset)?  The trigger that counts s by its keys
+ * in the kernel, filtered on kdev when filter is set. */
+int expt_hist_available(const char *sys, const char *ev);
+void expt_hist_trigger(const struct exp_event_spec *s, int filter, __u64 kdev,
+		       char *out, size_t len);
+
+/*
+ * Reads a "hist" file of the trigger of s into out (total, each key, the
+ * tuple) and the entries the kernel dropped into *dropped.  0, or -1 when
+ * text is not such a histogram.
+ */
+int expt_hist_parse(const char *text, const struct exp_event_spec *s,
+		    struct exp_event_count *out, unsigned long long *dropped);
+
 /* Sorts a tally by count, largest first (ties by key). */
 void expt_tally_sort(struct exp_tally *t);
 void expt_tally_free(struct exp_tally *t);

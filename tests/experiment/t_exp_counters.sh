@@ -56,6 +56,13 @@ echo "$E2L_EXP_SIDE $E2L_EXP_RUN $((c1 - $(cat "$out/c0-$id"))) $jc $jb $rq $dir
 HOOK
 
 mkfs.ext4 -q -F -E nodiscard "$T/a.img" 64M >/dev/null 2>&1 || fail "mkfs.ext4"
+# with histogram triggers in the kernel, both ways of counting are checked
+modes=ring
+[ -e $tr/events/ext4/ext4_mark_inode_dirty/hist ] && modes="hist ring"
+for mode in $modes; do
+rm -f "$T/independent"
+if [ $mode = ring ]; then E2LAYOUT_NO_HIST=1; else E2LAYOUT_NO_HIST=; fi
+export E2LAYOUT_NO_HIST
 "$E2LAYOUT" experiment "$T/a.img" "$T/a.img" --workload smallcreate --dirs 2 \
 	--files 16 --runs 2 --warmup 0 --json --quiet --workdir "$T" \
 	--hook "sh $T/hook.sh $T $tr $$" >"$T/r.json" 2>"$T/err" ||
@@ -73,5 +80,9 @@ while read -r side run commits jc jb rq dirty lost caller ccount; do
 	[ "$got" = "$want" ] || fail "$side #$run: experiment [$got], independent [$want] (commits, traced commits, blocks logged, requests, dirty, lost, top caller, its count)"
 	[ "$dirty" -gt 0 ] && [ "$rq" -gt 0 ] && [ "$commits" -gt 0 ] || fail "$side #$run: nothing counted"
 done < "$T/independent"
+by=$(jq -r '.result.sides[0].runs[0].counters.events.ext4_mark_inode_dirty.counted_by' "$T/r.json")
+case $mode/$by in hist/histogram*|ring/ring*) ;; *) fail "$mode: counted by $by" ;; esac
+echo "note: counted by $by: equal"
+done
 left_behind
 echo "jbd2, block and tracepoint counters equal independent readings ($(wc -l < "$T/independent") runs)"

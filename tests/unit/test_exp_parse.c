@@ -3,6 +3,7 @@
  * (measured rates, "+++++" skipped) and dbench's throughput line; and
  * hostile input (garbage, truncation, deep nesting) refused, not crashed. */
 #include "testlib.h"
+#include "exp_trace.h"
 #include "exp_workload.h"
 
 #include <string.h>
@@ -110,6 +111,54 @@ static void t_dbench(void **state)
 	assert_int_equal(expw_parse_dbench(NULL, &r, why, sizeof(why)), -1);
 }
 
+/* A histogram trigger's "hist" file, as the kernel prints it. */
+static void t_hist(void **state)
+{
+	static const char hist[] =
+		"# event histogram\n#\n# trigger info: hist:keys=ino,ip.sym:"
+		"vals=hitcount:sort=hitcount:size=65536 if dev == 7340035 "
+		"[active]\n#\n\n"
+		"{ ino:         13, ip: [ffffffff817e96f0] ext4_dirty_inode"
+		"                    } hitcount:          3\n"
+		"{ ino:         12, ip: [ffffffff817c1230] __ext4_new_inode"
+		"                    } hitcount:          6\n"
+		"{ ino:         13, ip: [ffffffffc07d4560] ext4_ext_insert_extent"
+		" [ext4]     } hitcount:          2\n\n"
+		"Totals:\n    Hits: 11\n    Entries: 3\n    Dropped: 4\n";
+	struct exp_event_spec sp;
+	struct exp_event_count ev;
+	unsigned long long dropped;
+	char trig[256];
+
+	(void)state;
+	assert_int_equal(exp_event_parse("ext4:ext4_mark_inode_dirty:ino,ip",
+					 &sp), 0);
+	expt_hist_trigger(&sp, 1, 7340035, trig, sizeof(trig));
+	assert_string_equal(trig, "hist:keys=ino,ip.sym:size=65536 if dev "
+			    "== 7340035");
+	memset(&ev, 0, sizeof(ev));
+	assert_int_equal(expt_hist_parse(hist, &sp, &ev, &dropped), 0);
+	assert_int_equal(ev.total, 11);
+	assert_int_equal(dropped, 4);
+	expt_tally_sort(&ev.by_key[0]);
+	expt_tally_sort(&ev.by_key[1]);
+	expt_tally_sort(&ev.by_tuple);
+	assert_int_equal(ev.by_key[0].n, 2);
+	assert_string_equal(ev.by_key[0].e[0].key, "12");
+	assert_int_equal(ev.by_key[0].e[0].count, 6);
+	assert_int_equal(ev.by_key[0].e[1].count, 5);
+	assert_int_equal(ev.by_key[1].n, 3);
+	assert_string_equal(ev.by_key[1].e[2].key, "ext4_ext_insert_extent");
+	assert_string_equal(ev.by_tuple.e[0].key, "12 __ext4_new_inode");
+	expt_counters_free(&(struct exp_counters){ .ev = { ev } });
+	memset(&ev, 0, sizeof(ev));
+	assert_int_equal(expt_hist_parse("not a histogram\n", &sp, &ev,
+					 &dropped), -1);
+	assert_int_equal(expt_hist_parse("{ ino: 1 } hitcount:\n", &sp, &ev,
+					 &dropped), -1);
+	expt_counters_free(&(struct exp_counters){ .ev = { ev } });
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +166,7 @@ int main(void)
 		cmocka_unit_test(t_fio_deep),
 		cmocka_unit_test(t_bonnie),
 		cmocka_unit_test(t_dbench),
+		cmocka_unit_test(t_hist),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
