@@ -119,6 +119,8 @@ struct exp_config {
 	int keep_order;		/* 0: A B B A ...; 1: --no-interleave */
 	double detect_pct;	/* the smaller effect asked about */
 	const char *change;	/* --change REQUEST: B made from A */
+	const char *keep_b;	/* --keep-b PATH: keep that B (and its undo
+				   file, PATH.e2undo) */
 	const char *workdir;	/* where copies and mounts live */
 	const char *hook;	/* --hook CMD, before and after each run */
 	const char *self;	/* this program, for --change */

@@ -168,6 +168,37 @@ static void verdict(const struct row *r, char *out, size_t len)
 		snprintf(out, len, "B is %s by %.1f-%.1f%%", what, lo, hi);
 }
 
+#define STRIP_WIDTH	20
+
+/* The runs of a row on one line, A's as 'A', B's as 'B', both as '*',
+ * from the smallest value on the left to the largest on the right. */
+static void strip(const struct row *r, char out[STRIP_WIDTH + 3])
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i;
+	int s;
+
+	memset(out, ' ', STRIP_WIDTH + 2);
+	out[0] = '|';
+	out[STRIP_WIDTH + 1] = '|';
+	out[STRIP_WIDTH + 2] = 0;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < r->n[s]; i++) {
+			lo = fmin(lo, r->v[s][i]);
+			hi = fmax(hi, r->v[s][i]);
+		}
+	if (!(hi >= lo))
+		return;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < r->n[s]; i++) {
+			int x = hi > lo ? (int)lround((r->v[s][i] - lo) /
+				(hi - lo) * (STRIP_WIDTH - 1)) : STRIP_WIDTH / 2;
+			char *c = &out[1 + x], me = s ? 'B' : 'A';
+
+			*c = *c == ' ' || *c == me ? me : '*';
+		}
+}
+
 static void plot(struct sink *o, const struct row *r)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -383,12 +414,13 @@ static void text_report(const struct exp_config *c, struct table *t)
 	if (c->change)
 		out_printf(o, "  change: %s (made through a plan, applied "
 			   "with an undo file, verified)\n", c->change);
-	out_printf(o, "\n%-24s %12s %10s %12s %10s %8s %17s %8s\n", "metric",
-		   "A mean", "sd", "B mean", "sd", "delta%", "95% CI of delta%",
-		   "p");
+	out_printf(o, "\n%-24s %12s %10s %12s %10s %8s %17s %8s   %-*s\n",
+		   "metric", "A mean", "sd", "B mean", "sd", "delta%",
+		   "95% CI of delta%", "p", STRIP_WIDTH + 2,
+		   "runs (low .. high)");
 	for (i = 0; i < t->n; i++) {
 		const struct row *r = &t->r[i];
-		char ci[256];
+		char ci[256], st[STRIP_WIDTH + 3];
 
 		if (!r->ok) {
 			verdict(r, ci, sizeof(ci));
@@ -397,10 +429,11 @@ static void text_report(const struct exp_config *c, struct table *t)
 		}
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", r->cmp.ci_lo,
 			 r->cmp.ci_hi);
+		strip(r, st);
 		out_printf(o, "%-24s %12.6g %10.4g %12.6g %10.4g %+8.1f %17s "
-			   "%8.4f%s\n", r->name, r->cmp.mean_a, r->cmp.sd_a,
+			   "%8.4f %s %s\n", r->name, r->cmp.mean_a, r->cmp.sd_a,
 			   r->cmp.mean_b, r->cmp.sd_b, r->cmp.delta_pct, ci,
-			   r->cmp.p, r->cmp.significant ? " *" : "");
+			   r->cmp.p, r->cmp.significant ? "*" : " ", st);
 	}
 	out_printf(o, "\nVerdict:\n");
 	for (i = 0; i < t->n; i++) {

@@ -26,11 +26,15 @@ static void on_signal(int sig)
 	exp_interrupted = 1;
 }
 
+#define NSTOP	4
+
 struct saved_sigs {
-	struct sigaction old[3];
+	struct sigaction old[NSTOP];
 };
 
-static const int stop_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+/* SIGPIPE too: a reader of the output that goes away (| head) must not
+ * kill us with a copy mounted */
+static const int stop_sigs[NSTOP] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 static void catch_signals(struct saved_sigs *s)
 {
@@ -41,7 +45,7 @@ static void catch_signals(struct saved_sigs *s)
 	sa.sa_handler = on_signal;	/* no SA_RESTART: waits return */
 	sigemptyset(&sa.sa_mask);
 	exp_interrupted = 0;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NSTOP; i++)
 		sigaction(stop_sigs[i], &sa, &s->old[i]);
 }
 
@@ -49,7 +53,7 @@ static void restore_signals(struct saved_sigs *s)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NSTOP; i++)
 		sigaction(stop_sigs[i], &s->old[i], NULL);
 }
 
@@ -353,6 +357,25 @@ static void remove_work(struct ctx *x)
 	rmdir(x->work);
 }
 
+/* --keep-b: B and its undo file out of the work directory. */
+static int keep_b(struct ctx *x)
+{
+	char undo[PATH_MAX], dst[PATH_MAX + 16], why[PATH_MAX + 512];
+
+	snprintf(undo, sizeof(undo), "%s/B.e2undo", x->work);
+	snprintf(dst, sizeof(dst), "%s.e2undo", x->c->keep_b);
+	if (access(x->bimg, F_OK))
+		return 0;	/* never made */
+	if (expl_copy(x->bimg, x->c->keep_b, why, sizeof(why)) ||
+	    expl_copy(undo, dst, why, sizeof(why))) {
+		out_error(x->c->out, "experiment", 0, "keeping B: %s", why);
+		return -1;
+	}
+	progress(x, "B kept as %s (e2undo %s %s restores A's layout)",
+		 x->c->keep_b, dst, x->c->keep_b);
+	return 0;
+}
+
 errcode_t exp_run(struct exp_config *c)
 {
 	struct saved_sigs sigs;
@@ -408,6 +431,8 @@ errcode_t exp_run(struct exp_config *c)
 	}
 	if (!err)
 		exp_report(c);
+	if (x.bimg[0] && c->keep_b && keep_b(&x) && !err)
+		err = EIO;
 out:
 	expl_teardown(&x.st, 1, x.why + strlen(x.why), 1);
 	expt_close(x.tr);

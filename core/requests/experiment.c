@@ -277,6 +277,19 @@ static int parse(struct session *s, int argc, char **argv,
 				return bad(s, "--workdir %s is not a "
 					   "directory", v, NULL);
 			c->workdir = v;
+		} else if (!strcmp(a, "--keep-b")) {
+			const char *q;
+
+			for (q = v; *q; q++)
+				if ((unsigned char)*q < 0x20 || *q == 0x7f)
+					return bad(s, "--keep-b: the path holds "
+						   "a control character", NULL,
+						   NULL);
+			if (!*v || access(v, F_OK) == 0 || errno != ENOENT)
+				return bad(s, "--keep-b %s: the path must not "
+					   "exist (B is never written over "
+					   "anything)", v, NULL);
+			c->keep_b = v;
 		} else if (!strcmp(a, "--hook")) {
 			c->hook = v;
 		} else {
@@ -290,6 +303,9 @@ static int parse(struct session *s, int argc, char **argv,
 	if (nimg == 1 && !c->change)
 		return bad(s, "one image needs --change REQUEST (B is A with "
 			   "the change); or name two images", NULL, NULL);
+	if (c->keep_b && !c->change)
+		return bad(s, "--keep-b keeps the B that --change makes", NULL,
+			   NULL);
 	if (nimg == 2 && c->change)
 		return bad(s, "--change makes B from A: name one image, not "
 			   "two", NULL, NULL);
@@ -368,7 +384,7 @@ const struct cmd_entry cmd_experiment = {
 		   "workload on copies of two images, statistics, kernel "
 		   "counters",
 	.options = "--workload --fio --bonnie --dbench --runs --mount-opts "
-		   "--mount-opts-b --warmup --change --dirs --files --size --ops "
+		   "--mount-opts-b --warmup --change --keep-b --dirs --files --size --ops "
 		   "--threads --overwrite --seconds --count --no-counters "
 		   "--no-interleave --detect --workdir --hook --quiet --json",
 	.flags = CMD_JSON,

@@ -4,7 +4,8 @@
 # it, then freed) against the same image after `journal relocate` (made by
 # --change through a plan, applied with its undo file, verified), under a
 # data=journal fsync workload: A's journal writes break at the seams, B's
-# do not, in every run; A's image is left byte for byte as it was.
+# do not, in every run; A's image is left byte for byte as it was, and
+# the B kept (--keep-b) is clean, in one piece, and undone by e2undo to A.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop
@@ -29,7 +30,7 @@ sum=$(md5sum < "$A")
 
 "$E2LAYOUT" experiment "$A" --change "journal relocate" --workload smallcreate \
 	--dirs 2 --files 16 --mount-opts data=journal --runs 3 --json \
-	--workdir "$T" >"$T/r.json" 2>"$T/err" || fail "experiment: $(cat "$T/err")"
+	--workdir "$T" --keep-b "$T/b.img" >"$T/r.json" 2>"$T/err" || fail "experiment: $(cat "$T/err")"
 grep -q "B made and verified" "$T/err" || fail "B's change not reported: $(cat "$T/err")"
 jq -e '.result.change == "journal relocate" and .result.sides[1].image == null and
 	.result.sides[0].mount_options == "data=journal"' "$T/r.json" >/dev/null ||
@@ -46,5 +47,11 @@ jq -e '.result.comparisons[] | select(.metric == "journal_breaks") |
 	.significant and (.verdict | startswith("B has fewer"))' "$T/r.json" >/dev/null ||
 	fail "no verdict on the breaks: $(jq -c '.result.comparisons[] | select(.metric == "journal_breaks")' "$T/r.json")"
 [ "$(md5sum < "$A")" = "$sum" ] || fail "A's image changed"
+# the B kept: one piece, clean, and its undo file gives A back byte for byte
+"$E2LAYOUT" --json -R journal "$T/b.img" | jq -e '.result.pieces == 1' >/dev/null ||
+	fail "B's journal is not in one piece"
+fsck_clean "$T/b.img" || fail "B is not clean: $(cat "$T/fsck.out")"
+e2undo "$T/b.img.e2undo" "$T/b.img" >/dev/null 2>&1 || fail "e2undo of B failed"
+cmp -s "$T/b.img" "$A" || fail "B after e2undo differs from A"
 left_behind
 echo "journal in $pieces pieces: more journal breaks than after journal relocate"

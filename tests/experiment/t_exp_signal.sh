@@ -3,7 +3,7 @@
 # mounted, the workload writing; for fio, a child process running) stop the
 # experiment: it exits non-zero saying it was interrupted, and leaves no
 # mount, no loop device, no work directory, no tracing instance and no
-# child behind.
+# child behind.  So does a reader of its output that goes away (SIGPIPE).
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop
@@ -56,4 +56,9 @@ for sig in TERM INT; do
 		pgrep -x fio >/dev/null 2>&1 && pgrep -a fio | grep -q "$T" && fail "SIG$sig: fio left running"
 	done
 done
+# the reader of its output goes away (SIGPIPE) while it runs
+"$E2LAYOUT" experiment "$T/a.img" "$T/a.img" --workload randwrite --ops 2000 \
+	--size 1M --runs 3 --workdir "$T" 2>&1 | head -1 >/dev/null
+left_behind
+n=$((n + 1))
 echo "interrupted experiments ($n) left nothing behind"
