@@ -292,7 +292,8 @@ errcode_t expl_mount(struct exp_stage *st, const char *opts, char *why,
 	if (mount(st->loopdev, st->mnt, "ext4", flags, data)) {
 		err = errno;
 		snprintf(why, len, "mounting %s (a copy) on %s with \"%s\" "
-			 "failed: %s", st->loopdev, st->mnt, opts ? opts : "",
+			 "failed: %s (the kernel's log, dmesg, says why)",
+			 st->loopdev, st->mnt, opts ? opts : "",
 			 strerror(errno));
 	} else {
 		st->mounted = 1;

@@ -53,6 +53,10 @@ errcode_t exp_owner_map(const char *image, struct owner_run **map,
 	session_init(&s, &quiet);
 	err = session_open(&s, image, 0, NULL, 0, 0);
 	if (err) {
+		/* what session_open said, on one line */
+		while (msgs.len && (msgs.buf[msgs.len - 1] == '\n' ||
+				    msgs.buf[msgs.len - 1] == ' '))
+			msgs.buf[--msgs.len] = 0;
 		snprintf(why, len, "cannot open %s: %s", image,
 			 msgs.len ? msgs.buf : error_message(err));
 		goto out;
