@@ -240,9 +240,16 @@ static int run_experiment(int argc, char **argv)
 	struct sink out;
 	int i, json = 0;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			const char *h = help_find("cmd", "experiment");
+
+			fputs(h ? h : "see: help experiment\n", stdout);
+			return EXIT_OK;
+		}
+	}
 	sink_init_stdio(&out, json ? SINK_JSON : SINK_TEXT);
 	session_init(&s, &out);
 	cmd_run_argv(&s, argc, argv);
