@@ -75,7 +75,7 @@ struct exp_event_count {
 struct exp_counters {
 	int have_jbd2;
 	unsigned long long jbd2_commits;	/* /proc/fs/jbd2/DEV/info */
-	unsigned long long jbd2_blocks;		/* logged, from jbd2_run_stats */
+	unsigned long long jbd2_blocks;		/* logged (jbd2_run_stats) */
 	unsigned long long jbd2_traced_commits;	/* jbd2_run_stats events */
 	double jbd2_commit_us;			/* average commit time */
 	int have_io;

@@ -2,8 +2,8 @@
  * standard deviation, the difference with its 95% interval, p-value and a
  * plain verdict, the smallest effect these runs can see, a text plot of the
  * runs, and the kernel's counters side by side; or all of it as JSON. */
+#include "exp_report_int.h"
 #include "exp_run.h"
-#include "exp_stats.h"
 #include "exp_trace.h"
 
 #include <math.h>
@@ -12,22 +12,6 @@
 #include <string.h>
 
 #define PLOT_WIDTH	48
-#define TOP_KEYS	20
-
-/* A comparison row: a workload metric or a per-run counter. */
-struct row {
-	char name[EXP_NAME_LEN];
-	int counter, higher_better;
-	double *v[2];
-	size_t n[2];
-	struct exps_cmp cmp;
-	int ok;			/* cmp computed */
-};
-
-struct table {
-	struct row *r;
-	size_t n, cap;
-};
 
 static struct row *row_get(struct table *t, const char *name, int counter,
 			   int higher, size_t runs)
@@ -125,7 +109,7 @@ static double mean_b_of(const struct row *r)
 }
 
 /* "B is faster by 8-15%", "no difference detectable (...)". */
-static void verdict(const struct row *r, char *out, size_t len)
+void expr_verdict(const struct row *r, char *out, size_t len)
 {
 	const struct exps_cmp *c = &r->cmp;
 	double lo = fabs(c->ci_lo), hi = fabs(c->ci_hi), t;
@@ -192,7 +176,8 @@ static void strip(const struct row *r, char out[STRIP_WIDTH + 3])
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < r->n[s]; i++) {
 			int x = hi > lo ? (int)lround((r->v[s][i] - lo) /
-				(hi - lo) * (STRIP_WIDTH - 1)) : STRIP_WIDTH / 2;
+				(hi - lo) * (STRIP_WIDTH - 1)) :
+				STRIP_WIDTH / 2;
 			char *c = &out[1 + x], me = s ? 'B' : 'A';
 
 			*c = *c == ' ' || *c == me ? me : '*';
@@ -358,7 +343,7 @@ static void text_counters(const struct exp_config *c, struct sink *o)
 	}
 }
 
-static void describe(const struct exp_config *c, char *out, size_t len)
+void expr_describe(const struct exp_config *c, char *out, size_t len)
 {
 	const struct exp_workload *w = &c->wl;
 
@@ -401,7 +386,7 @@ static void text_report(const struct exp_config *c, struct table *t)
 	size_t i;
 	int s;
 
-	describe(c, d, sizeof(d));
+	expr_describe(c, d, sizeof(d));
 	out_printf(o, "Experiment: %s\n%u runs per side, %s, each on a fresh "
 		   "copy, fresh loop mount, caches dropped\n", d, c->runs,
 		   c->keep_order ? "in order" : "interleaved A B B A");
@@ -423,7 +408,7 @@ static void text_report(const struct exp_config *c, struct table *t)
 		char ci[256], st[STRIP_WIDTH + 3];
 
 		if (!r->ok) {
-			verdict(r, ci, sizeof(ci));
+			expr_verdict(r, ci, sizeof(ci));
 			out_printf(o, "%-24s %s\n", r->name, ci);
 			continue;
 		}
@@ -440,7 +425,7 @@ static void text_report(const struct exp_config *c, struct table *t)
 		const struct row *r = &t->r[i];
 		unsigned need;
 
-		verdict(r, v, sizeof(v));
+		expr_verdict(r, v, sizeof(v));
 		out_printf(o, "  %-22s %s\n", r->name, v);
 		if (!r->ok || r->counter)
 			continue;
@@ -454,173 +439,6 @@ static void text_report(const struct exp_config *c, struct table *t)
 		if (!t->r[i].counter)
 			plot(o, &t->r[i]);
 	text_counters(c, o);
-}
-
-static void json_tally(struct sink *o, const char *key,
-		       const struct exp_tally *t)
-{
-	unsigned long long rest = 0;
-	size_t i;
-
-	json_obj_begin(o, key);
-	json_u64(o, "distinct", t->n);
-	json_arr_begin(o, "top");
-	for (i = 0; i < t->n; i++) {
-		if (i >= TOP_KEYS) {
-			rest += t->e[i].count;
-			continue;
-		}
-		json_obj_begin(o, NULL);
-		json_str(o, "key", t->e[i].key);
-		json_u64(o, "count", t->e[i].count);
-		json_obj_end(o);
-	}
-	json_arr_end(o);
-	json_u64(o, "others", rest);
-	json_obj_end(o);
-}
-
-static void json_counters(const struct exp_config *c, struct sink *o,
-			  const struct exp_counters *x)
-{
-	unsigned k, key;
-	int cls;
-
-	json_obj_begin(o, "counters");
-	if (x->have_jbd2) {
-		json_u64(o, "jbd2_commits", x->jbd2_commits);
-		json_double(o, "jbd2_commit_us", x->jbd2_commit_us);
-	} else {
-		json_null(o, "jbd2_commits");
-	}
-	if (x->have_io) {
-		json_u64(o, "jbd2_blocks", x->jbd2_blocks);
-		json_u64(o, "jbd2_traced_commits", x->jbd2_traced_commits);
-		json_u64(o, "io_requests", x->io_requests);
-		json_u64(o, "io_bytes", x->io_bytes);
-		json_u64(o, "io_reads", x->io_reads);
-		json_u64(o, "io_writes", x->io_writes);
-		json_u64(o, "io_flushes", x->io_flushes);
-		json_u64(o, "io_sequential", x->io_sequential);
-		json_u64(o, "io_seeks", x->io_seeks);
-		json_double(o, "io_mean_seek_sectors", x->io_mean_seek);
-		json_obj_begin(o, "io_by_owner");
-		for (cls = 0; cls < OWN_CLASS_MAX; cls++)
-			if (x->io_by_owner[cls])
-				json_u64(o, owner_class_key(
-					(enum owner_class)cls),
-					x->io_by_owner[cls]);
-		json_obj_end(o);
-		json_obj_begin(o, "io_bytes_by_owner");
-		for (cls = 0; cls < OWN_CLASS_MAX; cls++)
-			if (x->io_bytes_by_owner[cls])
-				json_u64(o, owner_class_key(
-					(enum owner_class)cls),
-					x->io_bytes_by_owner[cls]);
-		json_obj_end(o);
-		json_u64(o, "journal_writes", x->journal_writes);
-		json_u64(o, "journal_breaks", x->journal_breaks);
-		json_u64(o, "lost_events", x->lost);
-		json_obj_begin(o, "events");
-		for (k = 0; k < c->nevents; k++) {
-			json_obj_begin(o, c->events[k].event);
-			json_str(o, "counted_by", x->ev[k].hist ?
-				 "histogram trigger" : "ring buffer");
-			json_u64(o, "total", x->ev[k].total);
-			json_obj_begin(o, "by");
-			for (key = 0; key < c->events[k].nkeys; key++)
-				json_tally(o, c->events[k].keys[key],
-					   &x->ev[k].by_key[key]);
-			json_obj_end(o);
-			if (c->events[k].nkeys > 1)
-				json_tally(o, "by_tuple", &x->ev[k].by_tuple);
-			json_obj_end(o);
-		}
-		json_obj_end(o);
-	}
-	json_obj_end(o);
-}
-
-static void json_report(const struct exp_config *c, struct table *t)
-{
-	struct sink *o = c->out;
-	char v[256], d[256];
-	size_t i, k;
-	int s;
-
-	describe(c, d, sizeof(d));
-	json_obj_begin(o, "workload");
-	json_str(o, "name", exp_workload_name(c->wl.kind));
-	json_str(o, "description", d);
-	json_obj_end(o);
-	json_u64(o, "runs_per_side", c->runs);
-	json_bool(o, "interleaved", !c->keep_order);
-	if (c->change)
-		json_str(o, "change", c->change);
-	else
-		json_null(o, "change");
-	json_arr_begin(o, "sides");
-	for (s = 0; s < 2; s++) {
-		const struct exp_side *sd = &c->side[s];
-
-		json_obj_begin(o, NULL);
-		json_str(o, "name", sd->name);
-		json_str(o, "image", c->change && s ? NULL : sd->image);
-		json_str(o, "mount_options", sd->mount_opts ? sd->mount_opts :
-			 "");
-		json_arr_begin(o, "runs");
-		for (i = 0; i < sd->nruns; i++) {
-			const struct exp_run *r = &sd->runs[i];
-
-			json_obj_begin(o, NULL);
-			json_u64(o, "index", r->index);
-			json_double(o, "seconds", r->seconds);
-			json_obj_begin(o, "metrics");
-			for (k = 0; k < r->nm; k++)
-				json_double(o, r->m[k].name, r->m[k].value);
-			json_obj_end(o);
-			json_counters(c, o, &r->c);
-			json_obj_end(o);
-		}
-		json_arr_end(o);
-		json_obj_end(o);
-	}
-	json_arr_end(o);
-	json_arr_begin(o, "comparisons");
-	for (i = 0; i < t->n; i++) {
-		const struct row *r = &t->r[i];
-
-		json_obj_begin(o, NULL);
-		json_str(o, "metric", r->name);
-		json_str(o, "kind", r->counter ? "counter" : "metric");
-		json_bool(o, "higher_is_better", r->higher_better);
-		if (r->ok) {
-			json_double(o, "mean_a", r->cmp.mean_a);
-			json_double(o, "sd_a", r->cmp.sd_a);
-			json_double(o, "mean_b", r->cmp.mean_b);
-			json_double(o, "sd_b", r->cmp.sd_b);
-			json_double(o, "delta_pct", r->cmp.delta_pct);
-			json_arr_begin(o, "ci95");
-			json_double(o, NULL, r->cmp.ci_lo);
-			json_double(o, NULL, r->cmp.ci_hi);
-			json_arr_end(o);
-			json_double(o, "p_value", r->cmp.p);
-			json_bool(o, "significant", r->cmp.significant);
-			json_double(o, "detectable_pct", r->cmp.mde_pct);
-			json_double(o, "target_pct", c->detect_pct);
-			json_u64(o, "runs_for_target",
-				 exps_runs_needed(&r->cmp, c->detect_pct));
-		} else {
-			json_null(o, "delta_pct");
-			json_null(o, "ci95");
-			json_null(o, "p_value");
-			json_bool(o, "significant", 0);
-		}
-		verdict(r, v, sizeof(v));
-		json_str(o, "verdict", v);
-		json_obj_end(o);
-	}
-	json_arr_end(o);
 }
 
 void exp_report(struct exp_config *c)
@@ -642,7 +460,7 @@ void exp_report(struct exp_config *c)
 			}
 	build(c, &t);
 	if (sink_is_json(c->out))
-		json_report(c, &t);
+		expr_json(c, &t);
 	else
 		text_report(c, &t);
 	table_free(&t);

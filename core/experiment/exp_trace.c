@@ -394,7 +394,8 @@ static int on_record(struct tep_event *e, struct tep_record *r, int cpu,
 			if (used >= sizeof(tuple))
 				used = sizeof(tuple) - 1;
 		}
-		if (s->nkeys > 1 && expt_tally_add(&o->ev[i].by_tuple, tuple, 1))
+		if (s->nkeys > 1 &&
+		    expt_tally_add(&o->ev[i].by_tuple, tuple, 1))
 			t->oom = 1;
 	}
 	return 0;

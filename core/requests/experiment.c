@@ -282,9 +282,9 @@ static int parse(struct session *s, int argc, char **argv,
 
 			for (q = v; *q; q++)
 				if ((unsigned char)*q < 0x20 || *q == 0x7f)
-					return bad(s, "--keep-b: the path holds "
-						   "a control character", NULL,
-						   NULL);
+					return bad(s, "--keep-b: the path "
+						   "holds a control character",
+						   NULL, NULL);
 			if (!*v || access(v, F_OK) == 0 || errno != ENOENT)
 				return bad(s, "--keep-b %s: the path must not "
 					   "exist (B is never written over "
@@ -384,9 +384,10 @@ const struct cmd_entry cmd_experiment = {
 		   "workload on copies of two images, statistics, kernel "
 		   "counters",
 	.options = "--workload --fio --bonnie --dbench --runs --mount-opts "
-		   "--mount-opts-b --warmup --change --keep-b --dirs --files --size --ops "
-		   "--threads --overwrite --seconds --count --no-counters "
-		   "--no-interleave --detect --workdir --hook --quiet --json",
+		   "--mount-opts-b --warmup --change --keep-b --dirs --files "
+		   "--size --ops --threads --overwrite --seconds --count "
+		   "--no-counters --no-interleave --detect --workdir --hook "
+		   "--quiet --json",
 	.flags = CMD_JSON,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_experiment,
