@@ -37,6 +37,51 @@ static int on_path(const char *name)
 	return access(f, X_OK) == 0;
 }
 
+int expw_check_job(const char *path, char *why, size_t len)
+{
+	static const char *const keys[] = { "filename", "directory",
+		"filename_format", "opendir", NULL };
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int n = 0, i;
+
+	if (!f) {
+		snprintf(why, len, "cannot read %s", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+
+		n++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (i = 0; keys[i]; i++) {
+			size_t k = strlen(keys[i]);
+			const char *v = p + k;
+
+			if (strncmp(p, keys[i], k))
+				continue;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v != '=')
+				continue;
+			v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v == '/' || *v == '$' || strstr(v, "..")) {
+				fclose(f);
+				snprintf(why, len, "%s, line %d: %s must stay "
+					 "inside the run's mounted copy (no "
+					 "absolute path, no .., no $)", path,
+					 n, keys[i]);
+				return -1;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
 int expw_tool_present(const struct exp_workload *w, char *why, size_t len)
 {
 	const char *t = tool_of(w->kind);
@@ -122,10 +167,20 @@ errcode_t expw_spawn(char *const argv[], const char *dir,
 		return EINTR;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(why, len, "%s failed (%s %d; its messages are in "
-			 "%s)", argv[0], WIFEXITED(status) ? "exit status" :
-			 "signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-			 WTERMSIG(status), errp);
+		char first[300] = "";
+		FILE *f = fopen(errp, "r");
+
+		/* its first words: the file goes with the work directory */
+		if (f) {
+			if (!fgets(first, sizeof(first), f))
+				first[0] = 0;
+			first[strcspn(first, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(why, len, "%s failed (%s %d)%s%s", argv[0],
+			 WIFEXITED(status) ? "exit status" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) :
+			 WTERMSIG(status), first[0] ? ": " : "", first);
 		return ECHILD;
 	}
 	return 0;

@@ -19,6 +19,11 @@ errcode_t expw_run(const struct exp_workload *w, const char *dir,
 void expw_metric(struct exp_run *run, const char *name, double v,
 		 int higher_better);
 
+/* A fio job may write only inside the mounted copy: no filename=,
+ * directory= or opendir= that is absolute, climbs with .. or names an
+ * environment variable.  0, or -1 with why set. */
+int expw_check_job(const char *path, char *why, size_t len);
+
 /* Is the tool that w needs installed?  0, or -1 with why set. */
 int expw_tool_present(const struct exp_workload *w, char *why, size_t len);
 

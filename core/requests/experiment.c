@@ -22,7 +22,7 @@
 static int bad(struct session *s, const char *fmt, const char *a,
 	       const char *b)
 {
-	char msg[1024];
+	char msg[2 * PATH_MAX + 1024];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
 	out_error(s->out, "experiment", 0, "%s", msg);
@@ -194,11 +194,23 @@ static int parse(struct session *s, int argc, char **argv,
 		} else if (!strcmp(a, "--fio")) {
 			if (check_file(s, "fio job", v))
 				return CMD_FAIL;
+			char why[PATH_MAX + 256];
+
 			*fio_path = realpath(v, NULL);
-			if (!*fio_path ||
-			    set_workload(s, &c->wl, EXP_WL_FIO, *fio_path))
+			if (!*fio_path)
+				return bad(s, "%s: %s", v, strerror(errno));
+			if (expw_check_job(*fio_path, why, sizeof(why)))
+				return bad(s, "%s", why, NULL);
+			if (set_workload(s, &c->wl, EXP_WL_FIO, *fio_path))
 				return CMD_FAIL;
 		} else if (!strcmp(a, "--bonnie")) {
+			/* ours: the directory (the copy) and the user */
+			if (strstr(v, "-d") || strstr(v, "-u") ||
+			    strstr(v, "-p") || strstr(v, "-y"))
+				return bad(s, "--bonnie \"%s\": -d, -u, -p and "
+					   "-y are the experiment's (it runs in "
+					   "the mounted copy, as root)", v,
+					   NULL);
 			if (set_workload(s, &c->wl, EXP_WL_BONNIE, v))
 				return CMD_FAIL;
 		} else if (!strcmp(a, "--dbench")) {

@@ -52,6 +52,12 @@ refuse "space or a control character" "$A" "$A" --workload smallcreate --mount-o
 refuse "bad --count" "$A" "$A" --workload smallcreate --count "ext4:../../x"
 refuse "bad --count" "$A" "$A" --workload smallcreate --count "ext4"
 refuse "not a regular file" "$A" "$A" --fio "$T"
+printf '[x]\nrw=write\nsize=1m\nfilename=/dev/sda\n' > "$T/bad.fio"
+refuse "line 4: filename must stay inside" "$A" "$A" --fio "$T/bad.fio"
+printf '[x]\nrw=write\n directory = ../../etc\n' > "$T/bad2.fio"
+refuse "line 3: directory must stay inside" "$A" "$A" --fio "$T/bad2.fio"
+refuse "are the experiment's" "$A" "$A" --bonnie "-s 0 -d /"
+
 refuse "bad dbench client count" "$A" "$A" --dbench 0
 refuse "is not a directory" "$A" "$A" --workload smallcreate --workdir "$T/none"
 
