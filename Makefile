@@ -8,6 +8,7 @@
 #                   requests, and e2fsprogs's own debugfs tests with e2layout
 #   make compat-calls  those tests' every debugfs call through both programs
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
+#   make index      INDEX.md: request -> file -> help page -> tests
 #   make deps       apt-get what the build and tests need (when missing)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -50,14 +51,29 @@ ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
 
 BIN	:= $(if $(filter build,$(BUILD)),e2layout,$(BUILD)/e2layout)
 
+# layers (DEVELOPERS.md): the engine and e2layout's own requests, debugfs's
+# requests, the labs, and the front ends; each layer is a library
 CORE_SRC   := $(sort $(shell find core -name '*.c'))
-CMD_SRC    := $(CORE_SRC)
+DFS_SRC    := $(sort $(wildcard debugfs-compat/*.c))
+LABS_SRC   := $(sort $(wildcard labs/*.c))
+TUI_SRC    := $(sort $(wildcard tui/*.c))
+MAN_SRC    := $(sort $(wildcard help/*.c))
+SHELL_SRC  := $(sort $(wildcard debugfs-compat/shell/*.c))
+CMD_SRC    := $(CORE_SRC) $(DFS_SRC)
 HELP_SRC   := $(sort $(wildcard help/cmd/*.txt help/topics/*.txt help/labs/*.lab))
-FRONT_SRC  := main.c $(sort $(wildcard debugfs-compat/*.c tui/*.c))
-CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cmd_table.o \
-	      $(BUILD)/gen/help_data.o
+FRONT_SRC  := main.c $(SHELL_SRC) $(TUI_SRC) $(MAN_SRC)
+CORE_OBJ   := $(CORE_SRC:%.c=$(BUILD)/%.o)
+DFS_OBJ    := $(DFS_SRC:%.c=$(BUILD)/%.o)
+LABS_OBJ   := $(LABS_SRC:%.c=$(BUILD)/%.o)
+GEN_OBJ    := $(BUILD)/gen/cmd_table.o $(BUILD)/gen/help_data.o
 FRONT_OBJ  := $(FRONT_SRC:%.c=$(BUILD)/%.o)
-CORE_LIB   := $(BUILD)/libe2layout.a
+CORE_LIB   := $(BUILD)/libe2l-core.a
+DFS_LIB    := $(BUILD)/libe2l-debugfs.a
+LABS_LIB   := $(BUILD)/libe2l-labs.a
+# what a program links: the registry's generated tables, then the layers
+# above core before core itself
+E2L_LINK   := $(GEN_OBJ) $(DFS_LIB) $(LABS_LIB) $(CORE_LIB)
+DEPS_OK    := $(BUILD)/deps.ok
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -65,9 +81,9 @@ TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan compat compat-calls bench install \
-	clean \
+	clean index check-deps \
 	unit-tests test-images fuzz fuzz-build
-all: $(BIN)
+all: $(BIN) $(DEPS_OK)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -85,18 +101,34 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(CORE_LIB): $(CORE_OBJ)
+$(DFS_LIB): $(DFS_OBJ)
+$(LABS_LIB): $(LABS_OBJ)
+$(CORE_LIB) $(DFS_LIB) $(LABS_LIB):
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(FRONT_OBJ) $(CORE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(CORE_LIB) $(CORE_LIBS) \
+$(BIN): $(FRONT_OBJ) $(E2L_LINK)
+	$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(E2L_LINK) $(CORE_LIBS) \
 		$(TUI_LIBS) $(RL_LIBS)
 
-# Unit tests link the core library without curses or readline: a stray
-# terminal call in core/ fails to link here.
-$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(CORE_LIB)
+# The layering rule (tests/lib/check_deps.sh): core uses nothing of
+# debugfs-compat, labs, tui or help; debugfs-compat and labs use core only;
+# tui and help use core and labs.  Fails naming the symbol and the object.
+$(DEPS_OK): $(CORE_OBJ) $(DFS_OBJ) $(LABS_OBJ) $(FRONT_OBJ) \
+		tests/lib/check_deps.sh
+	@sh tests/lib/check_deps.sh core: $(CORE_OBJ) dfs: $(DFS_OBJ) \
+		labs: $(LABS_OBJ) tui: $(TUI_SRC:%.c=$(BUILD)/%.o) \
+		help: $(MAN_SRC:%.c=$(BUILD)/%.o) \
+		front: $(BUILD)/main.o $(SHELL_SRC:%.c=$(BUILD)/%.o)
+	@touch $@
+
+check-deps: $(DEPS_OK)
+
+# Unit tests link the libraries without curses or readline: a stray
+# terminal call in core/, debugfs-compat/ or labs/ fails to link here.
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(E2L_LINK)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB_OBJ) $(CORE_LIB) \
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB_OBJ) $(E2L_LINK) \
 		$(CORE_LIBS) $(TEST_LIBS)
 
 unit-tests: $(UNIT_BIN)
@@ -104,7 +136,7 @@ unit-tests: $(UNIT_BIN)
 test-images: $(BIN)
 	sh tests/lib/mkimages.sh $(BUILD)/testimg $(abspath $(BIN))
 
-check: $(BIN) $(UNIT_BIN) test-images
+check: $(BIN) $(DEPS_OK) $(UNIT_BIN) test-images
 	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
 
@@ -127,6 +159,11 @@ compat: $(BIN) test-images
 compat-calls: $(BIN)
 	@E2LAYOUT=$(abspath $(BIN)) sh tests/compat/suite_compat.sh --calls
 
+# INDEX.md, from the sources, help/ and tests/ (tests/layout/t_index.sh,
+# run by make check, fails when the committed one is stale)
+index:
+	sh tests/lib/gen_index.sh > INDEX.md.tmp && mv INDEX.md.tmp INDEX.md
+
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
 
@@ -146,7 +183,8 @@ FUZZ_CFLAGS  := -std=gnu11 -D_GNU_SOURCE -I. $(addprefix -I,$(SRC_DIRS)) \
 		$(PKG_CFLAGS) -g -O1 \
 		-fno-omit-frame-pointer -fsanitize=address,undefined \
 		-fno-sanitize-recover=undefined
-FUZZ_CORE    := $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_CORE    := $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o) $(DFS_SRC:%.c=$(FUZZ_DIR)/%.o) \
+		$(LABS_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_GEN     := $(FUZZ_DIR)/gen/cmd_table.o $(FUZZ_DIR)/gen/help_data.o
 FUZZ_BINS    := $(FUZZ_DIR)/fuzz_image $(FUZZ_DIR)/fuzz_cmdline
 

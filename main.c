@@ -8,13 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/cmd.h"
-#include "core/demo.h"
-#include "core/dfs_open.h"
-#include "core/help.h"
-#include "core/lab.h"
-#include "debugfs-compat/shell.h"
-#include "tui/tui.h"
+#include "cmd.h"
+#include "demo.h"
+#include "dfs_open.h"
+#include "help.h"
+#include "lab.h"
+#include "man.h"
+#include "shell.h"
+#include "tui.h"
 
 #define E2LAYOUT_VERSION "0.1.0"
 

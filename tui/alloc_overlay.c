@@ -1,5 +1,5 @@
 /* alloc_overlay.c - live mode's allocation overlay: `a` records the kernel's
- * block allocations on the mounted device (core/trace.c, a private tracefs
+ * block allocations on the mounted device (core/live/trace.c, a private tracefs
  * instance), polled from the idle loop; every allocated range lights up on
  * the maps, the latest ones brighter, and the status line names the last. */
 #include "tui_int.h"
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/live.h"
-#include "../core/trace.h"
+#include "live.h"
+#include "trace.h"
 
 #define ALLOC_POLL_SECONDS	0.2
 #define ALLOC_RECENT_SECONDS	3.0

@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "../core/cmd.h"
-#include "../core/live.h"
-#include "../core/undo_guard.h"
+#include "cmd.h"
+#include "live.h"
+#include "undo_guard.h"
 
 const struct tui_view *const tui_views[TUI_NVIEWS] = {
 	&view_overview, &view_map, &view_flex, &view_journal, &view_frag,

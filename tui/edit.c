@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cmd.h"
-#include "../core/flex.h"
-#include "../core/plan.h"
+#include "cmd.h"
+#include "flex.h"
+#include "plan.h"
 
 static const struct edit_op edit_ops[] = {
 	{SEL_JOURNAL, "relocate the journal to the start of the filesystem",

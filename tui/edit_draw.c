@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "../core/plan.h"
+#include "plan.h"
 
 /* Title bar, selection line; the two bottom lines: key hints and the
  * message (or the prompt). */

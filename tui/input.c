@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cmd.h"
+#include "cmd.h"
 
 static void on_mouse(struct tui *t)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/flex.h"
+#include "flex.h"
 
 static blk64_t div_up(blk64_t a, blk64_t b)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cmd.h"
-#include "../core/help.h"
+#include "cmd.h"
+#include "help.h"
 
 /* debugfs's bound on a request line (as in a -f file); past it the
  * prompt takes no more keys */

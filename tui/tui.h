@@ -2,7 +2,7 @@
 #ifndef E2L_TUI_H
 #define E2L_TUI_H
 
-#include "../core/session.h"
+#include "session.h"
 
 /*
  * Runs the full-screen inspector on an open session until the user quits.
@@ -12,7 +12,7 @@
 int tui_main(struct session *s, const char *keys);
 
 /*
- * A training lab's text (goal and steps, from core/lab.c) for the lab
+ * A training lab's text (goal and steps, from labs/lab.c) for the lab
  * panel: shown when the inspector starts and on the L key.  NULL (the
  * default) means no lab.  The text must outlive tui_main().
  */

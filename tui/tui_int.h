@@ -7,8 +7,8 @@
 #include <curses.h>
 
 #include "tui.h"
-#include "../core/owner.h"
-#include "../core/sink.h"
+#include "owner.h"
+#include "sink.h"
 
 #define TUI_MIN_COLS	64
 #define TUI_MIN_ROWS	16

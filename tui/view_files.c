@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/dfs_util.h"
+#include "dfs_util.h"
 
 struct entry {
 	char name[EXT2_NAME_LEN + 1];

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/flex.h"
-#include "../core/groups.h"
+#include "flex.h"
+#include "groups.h"
 
 static struct {
 	struct e2l_flex *fx;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/flex.h"
-#include "../core/frag.h"
+#include "flex.h"
+#include "frag.h"
 
 #define TOP_FILES 200
 

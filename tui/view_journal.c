@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/flex.h"
-#include "../core/journal.h"
+#include "flex.h"
+#include "journal.h"
 
 static struct {
 	int loaded;

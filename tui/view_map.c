@@ -4,7 +4,7 @@
  * the whole device.  The legend stays at the bottom. */
 #include "tui_int.h"
 
-#include "../core/flex.h"
+#include "flex.h"
 
 #define ACT_ZOOM_IN	ACT_ENTER
 #define ZOOM_STEP	8

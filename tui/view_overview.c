@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/flex.h"
-#include "../core/frag.h"
-#include "../core/journal.h"
+#include "flex.h"
+#include "frag.h"
+#include "journal.h"
 
 static struct {
 	int jloaded;

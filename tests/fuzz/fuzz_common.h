@@ -3,7 +3,7 @@
 #ifndef E2L_FUZZ_COMMON_H
 #define E2L_FUZZ_COMMON_H
 
-#include "core/cmd.h"
+#include "cmd.h"
 
 #include <fcntl.h>
 #include <stdio.h>

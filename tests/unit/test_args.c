@@ -1,11 +1,11 @@
-/* test_args.c - the layout editor's argument checks (core/args.c) and the
- * undo-file path checks and worst case (core/undo_path.c), on the shared
+/* test_args.c - the layout editor's argument checks (core/session/args.c)
+ * and the undo-file path checks and worst case (core/plan/undo_path.c), on the shared
  * ext4 image opened read-only. */
 #include "testlib.h"
-#include "core/args.h"
-#include "core/e2l_err.h"
-#include "core/plan.h"
-#include "core/undo_guard.h"
+#include "args.h"
+#include "e2l_err.h"
+#include "plan.h"
+#include "undo_guard.h"
 
 #include <errno.h>
 #include <stdio.h>

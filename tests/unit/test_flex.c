@@ -2,7 +2,7 @@
  * flex group cover exactly the bitmaps and inode tables dumpe2fs lists for
  * its groups, its counters are their sums; and the `flex` request. */
 #include "testlib.h"
-#include "core/flex.h"
+#include "flex.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * histogram against e2freefrag, per-file extent counts against debugfs's
  * "ex" (extents) and "blocks"/"stat" (block-mapped files). */
 #include "testlib.h"
-#include "core/frag.h"
-#include "core/owner.h"
+#include "frag.h"
+#include "owner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * sparse_super2, 1 KiB bigalloc, resize_inode with 1 KiB blocks); and the
  * `groups` request's errors and JSON. */
 #include "testlib.h"
-#include "core/groups.h"
+#include "groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>

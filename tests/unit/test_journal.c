@@ -3,7 +3,7 @@
  * superblock fields equal dumpe2fs's "Journal ..." lines; external and
  * missing journals, damaged ones, and the `journal` request. */
 #include "testlib.h"
-#include "core/journal.h"
+#include "journal.h"
 
 #include <e2p/e2p.h>
 #include <stdio.h>

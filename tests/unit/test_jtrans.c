@@ -3,7 +3,7 @@
  * that overflow, escaped blocks, revokes, the size bound the editor relies
  * on, and refusals. */
 #include "testlib.h"
-#include "core/jtrans.h"
+#include "jtrans.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * the owning inode of sampled blocks, dumpe2fs for metadata locations, and
  * the superblock's free count for the class totals. */
 #include "testlib.h"
-#include "core/owner.h"
+#include "owner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * the shared images, their save/load round trip, the fingerprint check, the
  * mapping-block arithmetic and the ext2-style indirect layout. */
 #include "testlib.h"
-#include "core/plan.h"
+#include "plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

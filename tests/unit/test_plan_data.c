@@ -4,7 +4,7 @@
  * bitmap), and the apply progress hook (session apply_progress) on a copy
  * of an image opened -w. */
 #include "testlib.h"
-#include "core/plan.h"
+#include "plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,9 +5,9 @@
  * shared block or write an owned one and passes honest ones, and the plan
  * reader refuses bad lines with their numbers. */
 #include "testlib.h"
-#include "core/owner.h"
-#include "core/plan.h"
-#include "core/e2l_err.h"
+#include "owner.h"
+#include "plan.h"
+#include "e2l_err.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,10 +5,10 @@
  * records, unmapped blocks, random garbage) refused without a crash or a
  * write, and charges that e2fsck -fn then agrees with. */
 #include "testlib.h"
-#include "core/e2l_err.h"
-#include "core/plan.h"
-#include "core/quota_tree.h"
-#include "core/quota_update.h"
+#include "e2l_err.h"
+#include "plan.h"
+#include "quota_tree.h"
+#include "quota_update.h"
 
 #include <stdio.h>
 #include <stdlib.h>

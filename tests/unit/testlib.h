@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/cmd.h"
+#include "cmd.h"
 
 /* A session whose output lands in out/err buffers. */
 struct tsession {

@@ -1,0 +1,209 @@
+/* evacuate.c - `evacuate FIRST-LAST`: a plan that moves every inode's blocks
+ * out of a block range into free runs elsewhere, previewed and kept as the
+ * session's current plan for `apply`. */
+#include "args.h"
+#include "cmd.h"
+#include "dfs_util.h"
+#include "e2l_err.h"
+#include "owner.h"
+#include "plan.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What owns the range evacuate is asked to empty. */
+struct evac {
+	ext2_ino_t *inos;
+	size_t n, cap;
+	blk64_t fixed, xattr, dind;	/* dind: the resize inode's block */
+	int oom;
+};
+
+static int evac_cb(const struct owner_run *run, void *arg)
+{
+	struct evac *e = arg;
+	ext2_ino_t *ni;
+	size_t i;
+
+	switch (run->cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+		return 0;
+	case OWN_FILE:
+	case OWN_DIR:
+	case OWN_MAPPING:
+	case OWN_JOURNAL:
+		if (!run->ino)
+			break;
+		for (i = 0; i < e->n; i++)
+			if (e->inos[i] == run->ino)
+				return 0;
+		if (e->n == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 16;
+			ni = realloc(e->inos, e->cap * sizeof(*ni));
+			if (!ni) {
+				e->oom = 1;
+				return 1;
+			}
+			e->inos = ni;
+		}
+		e->inos[e->n++] = run->ino;
+		return 0;
+	case OWN_XATTR:
+		e->xattr += run->len;
+		return 0;
+	case OWN_OTHER:		/* the resize inode's block can move */
+		if (run->ino == EXT2_RESIZE_INO && run->len == 1 && !e->dind) {
+			e->dind = run->start;
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	e->fixed += run->len;
+	return 0;
+}
+
+/* FIRST-LAST (or FIRST LAST): blocks inside the filesystem, in order. */
+static int parse_range(struct session *s, const char *who, int argc,
+		       char **argv, blk64_t *first, blk64_t *last)
+{
+	unsigned long long a, b;
+	char *dash, *copy = NULL;
+	int bad = 1;
+
+	if (argc == 2 && (dash = strchr(argv[1], '-')) != NULL &&
+	    dash != argv[1] && (copy = strdup(argv[1])) != NULL) {
+		copy[dash - argv[1]] = 0;
+		bad = arg_number(s, who, "FIRST", copy, &a) ||
+		      arg_number(s, who, "LAST", dash + 1, &b);
+	} else if (argc == 3) {
+		bad = arg_number(s, who, "FIRST", argv[1], &a) ||
+		      arg_number(s, who, "LAST", argv[2], &b);
+	} else {
+		out_error(s->out, who, 0, "Usage: evacuate FIRST-LAST (blocks "
+			  "within the filesystem, FIRST <= LAST)");
+	}
+	free(copy);
+	if (bad)
+		return 1;
+	if (arg_block_in_fs(s, who, "FIRST", a) ||
+	    arg_block_in_fs(s, who, "LAST", b))
+		return 1;
+	if (a > b) {
+		out_error(s->out, who, E2L_ERR_BAD_ARGUMENT, "%llu-%llu: FIRST "
+			  "is after LAST", a, b);
+		return 1;
+	}
+	*first = a;
+	*last = b;
+	return 0;
+}
+
+static int do_evacuate(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap saved = NULL;
+	struct plan *chain = NULL, **tail = &chain, *p;
+	struct evac e = {0};
+	blk64_t first, last, moved = 0;
+	errcode_t err;
+	size_t i;
+	int rc = CMD_FAIL;
+	struct apply_opts ao;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
+
+	if (parse_range(s, argv[0], argc, argv, &first, &last))
+		return CMD_FAIL;
+	err = owner_index_build(s);
+	if (!err)
+		err = owner_for_range(s, first, last - first + 1, evac_cb, &e);
+	if (err || e.oom) {
+		out_error(s->out, argv[0], err ? err : ENOMEM, "while finding "
+			  "what owns blocks %llu-%llu",
+			  (unsigned long long)first, (unsigned long long)last);
+		goto out;
+	}
+	if (e.fixed || e.xattr) {
+		out_error(s->out, argv[0], 0, "blocks %llu-%llu hold %llu "
+			  "blocks of metadata that cannot move (superblocks, "
+			  "descriptors, bitmaps, inode tables, reserved or "
+			  "extended-attribute blocks); choose another range",
+			  (unsigned long long)first, (unsigned long long)last,
+			  (unsigned long long)(e.fixed + e.xattr));
+		goto out;
+	}
+	if (!e.n && !e.dind) {
+		out_printf(s->out, "blocks %llu-%llu are already free\n",
+			   (unsigned long long)first, (unsigned long long)last);
+		rc = CMD_OK;
+		goto out;
+	}
+	/* Plan every move with the range (and earlier targets) held. */
+	err = ext2fs_copy_bitmap(fs->block_map, &saved);
+	if (err)
+		goto out;
+	ext2fs_mark_block_bitmap_range2(fs->block_map, first,
+					last - first + 1);
+	if (e.dind) {	/* first, to the first free block after the range */
+		if (plan_build_dind_move(s, last + 1, &p)) {
+			out_error(s->out, argv[0], 0, "no free block for the "
+				  "resize inode's double-indirect block");
+			goto restore;
+		}
+		ext2fs_mark_block_bitmap2(fs->block_map,
+					  p->repack ? plan_dind_target(p) : 0);
+		moved++;
+		*tail = p;
+		tail = &p->next;
+	}
+	for (i = 0; i < e.n; i++) {
+		if (e.inos[i] == fs->super->s_journal_inum &&
+		    !plan_journal_clean(s, e.inos[i], 0))
+			goto restore;
+		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
+			goto restore;
+		p->chained = i > 0 || e.dind;
+		ext2fs_mark_block_bitmap_range2(fs->block_map, p->target,
+						p->target_len);
+		moved += p->target_len;
+		*tail = p;
+		tail = &p->next;
+	}
+	rc = CMD_OK;
+restore:
+	ext2fs_free_block_bitmap(fs->block_map);
+	fs->block_map = saved;
+	if (rc != CMD_OK)
+		goto out;
+	rc = CMD_FAIL;
+	if (plan_guard(s, chain, argv[0]))	/* before it is shown */
+		goto out;
+	for (p = chain; p; p = p->next)
+		plan_show(s, p);
+	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
+		   "blocks\n", (unsigned long long)first,
+		   (unsigned long long)last, e.n, e.n == 1 ? "" : "s",
+		   (unsigned long long)moved);
+	if (e.dind)
+		out_printf(s->out, "(and the resize inode's double-indirect "
+			   "block)\n");
+	rc = plan_offer(s, chain, 1, &ao);
+	chain = NULL;
+out:
+	plan_free(chain);
+	free(e.inos);
+	return rc;
+}
+
+const struct cmd_entry cmd_evacuate = {
+	.name = "evacuate",
+	.synopsis = "evacuate FIRST-LAST",
+	.summary = "Plan moving every file out of a block range",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON,
+	.run = do_evacuate,
+};

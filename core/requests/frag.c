@@ -1,0 +1,243 @@
+/* frag.c - `frag [--top N] [--per-group|--per-flex]`: the free-extent
+ * histogram, the fs-wide file fragmentation score and the worst files. */
+#include "cmd.h"
+#include "frag.h"
+#include "owner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_hist(struct session *s, const struct frag_hist *h,
+		       int text)
+{
+	int i;
+
+	if (sink_is_json(s->out)) {
+		json_u64(s->out, "free_blocks", h->free_blocks);
+		json_u64(s->out, "free_extents", h->free_extents);
+		json_u64(s->out, "min_extent", h->min_extent);
+		json_u64(s->out, "max_extent", h->max_extent);
+		json_arr_begin(s->out, "histogram");
+		for (i = 0; i < FRAG_BUCKETS; i++) {
+			if (!h->count[i])
+				continue;
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "min_blocks", 1ULL << i);
+			json_u64(s->out, "extents", h->count[i]);
+			json_u64(s->out, "blocks", h->blocks[i]);
+			json_obj_end(s->out);
+		}
+		json_arr_end(s->out);
+	}
+	if (!text)
+		return;
+	out_printf(s->out, "Free space: %llu blocks in %llu extents",
+		   (unsigned long long)h->free_blocks,
+		   (unsigned long long)h->free_extents);
+	if (h->free_extents)
+		out_printf(s->out, " (smallest %llu, largest %llu, average "
+			   "%llu)", (unsigned long long)h->min_extent,
+			   (unsigned long long)h->max_extent,
+			   (unsigned long long)(h->free_blocks /
+						h->free_extents));
+	out_printf(s->out, "\n");
+	if (!h->free_extents)
+		return;
+	out_printf(s->out, "  %-24s %12s %14s %8s\n", "Extent size (blocks)",
+		   "Extents", "Free blocks", "Percent");
+	for (i = 0; i < FRAG_BUCKETS; i++) {
+		char range[48];
+
+		if (!h->count[i])
+			continue;
+		snprintf(range, sizeof(range), "%llu...%llu",
+			 1ULL << i, (2ULL << i) - 1);
+		out_printf(s->out, "  %-24s %12llu %14llu %7.2f%%\n", range,
+			   (unsigned long long)h->count[i],
+			   (unsigned long long)h->blocks[i],
+			   100.0 * h->blocks[i] / h->free_blocks);
+	}
+}
+
+/* One line per group or flex group. */
+static int print_parts(struct session *s, const char *who, dgrp_t per)
+{
+	dgrp_t ngroups = s->fs->group_desc_count, g, last;
+	struct frag_hist h;
+	errcode_t err;
+
+	if (sink_is_json(s->out))
+		json_arr_begin(s->out, per > 1 ? "flex_groups" : "groups");
+	out_printf(s->out, "\n%-8s %12s %10s %10s %10s\n",
+		   per > 1 ? "Flex" : "Group", "Free", "Extents", "Largest",
+		   "Average");
+	for (g = 0; g < ngroups; g += per) {
+		last = g + per - 1 < ngroups ? g + per - 1 : ngroups - 1;
+		err = frag_free_hist(s, g, last, &h);
+		if (err) {
+			out_error(s->out, who, err, "while reading groups");
+			return 1;
+		}
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "index", g / per);
+			json_u64(s->out, "first_group", g);
+			json_u64(s->out, "last_group", last);
+			print_hist(s, &h, 0);
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%-8u %12llu %10llu %10llu %10llu\n",
+			   g / per, (unsigned long long)h.free_blocks,
+			   (unsigned long long)h.free_extents,
+			   (unsigned long long)h.max_extent,
+			   (unsigned long long)(h.free_extents ?
+				h.free_blocks / h.free_extents : 0));
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+	return 0;
+}
+
+static void print_files(struct session *s, const struct frag_files *f,
+			const ext2_ino_t *parent)
+{
+	size_t i;
+	char *path;
+
+	if (sink_is_json(s->out)) {
+		json_u64(s->out, "files", f->files);
+		json_u64(s->out, "fragmented_files", f->fragmented_files);
+		json_u64(s->out, "file_blocks", f->total_blocks);
+		json_u64(s->out, "file_extents", f->total_extents);
+		json_u64(s->out, "ideal_extents", f->total_ideal);
+		json_double(s->out, "score", f->score);
+		json_u64(s->out, "bad_inodes", owner_bad_inodes(s));
+		json_arr_begin(s->out, "worst");
+	}
+	out_printf(s->out, "\nFiles: %llu with data blocks, %llu fragmented; "
+		   "%llu blocks in %llu extents (ideal %llu)\n",
+		   (unsigned long long)f->files,
+		   (unsigned long long)f->fragmented_files,
+		   (unsigned long long)f->total_blocks,
+		   (unsigned long long)f->total_extents,
+		   (unsigned long long)f->total_ideal);
+	out_printf(s->out, "Fragmentation score: %.2f (0 is ideal; see "
+		   "\"help fragmentation\")\n", f->score);
+	if (owner_bad_inodes(s))
+		out_printf(s->out, "Skipped %lu corrupted inodes\n",
+			   owner_bad_inodes(s));
+	if (f->nworst)
+		out_printf(s->out, "\n%10s %8s %6s %10s  %s\n", "Inode",
+			   "Extents", "Ideal", "Blocks", "Path");
+	for (i = 0; i < f->nworst; i++) {
+		const struct frag_file *w = &f->worst[i];
+
+		path = NULL;
+		if (parent && parent[i])
+			ext2fs_get_pathname(s->fs, parent[i], w->ino, &path);
+		else if (w->ino == EXT2_ROOT_INO)
+			ext2fs_get_pathname(s->fs, w->ino, 0, &path);
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "inode", w->ino);
+			json_u64(s->out, "extents", w->extents);
+			json_u64(s->out, "ideal", w->ideal);
+			json_u64(s->out, "blocks", w->blocks);
+			if (path)
+				json_str(s->out, "path", path);
+			else
+				json_null(s->out, "path");
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%10u %8llu %6llu %10llu  %s\n", w->ino,
+			   (unsigned long long)w->extents,
+			   (unsigned long long)w->ideal,
+			   (unsigned long long)w->blocks, path ? path : "?");
+		ext2fs_free_mem(&path);
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+}
+
+static int do_frag(struct session *s, int argc, char **argv)
+{
+	unsigned long long top = 10;
+	struct frag_files f;
+	struct frag_hist h;
+	ext2_ino_t *want = NULL, *parent = NULL;
+	dgrp_t per = 0;
+	errcode_t err;
+	char *end;
+	size_t i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--top") && a + 1 < argc) {
+			errno = 0;
+			top = strtoull(argv[++a], &end, 0);
+			if (errno || *end || !*argv[a] || *argv[a] == '-' ||
+			    top > 1000000) {
+				out_error(s->out, argv[0], 0, "bad count %s",
+					  argv[a]);
+				return CMD_FAIL;
+			}
+		} else if (!strcmp(argv[a], "--per-group")) {
+			per = 1;
+		} else if (!strcmp(argv[a], "--per-flex")) {
+			per = ext2fs_has_feature_flex_bg(s->fs->super) ?
+			      1U << s->fs->super->s_log_groups_per_flex : 1;
+		} else {
+			out_error(s->out, argv[0], 0, "Usage: frag [--top N] "
+				  "[--per-group|--per-flex]");
+			return CMD_FAIL;
+		}
+	}
+	err = frag_free_hist(s, 0, s->fs->group_desc_count - 1, &h);
+	if (err) {
+		out_error(s->out, argv[0], err, "while reading the bitmap");
+		return CMD_FAIL;
+	}
+	if (sink_is_json(s->out))
+		json_obj_begin(s->out, "free");
+	print_hist(s, &h, 1);
+	if (sink_is_json(s->out))
+		json_obj_end(s->out);
+	if (per && print_parts(s, argv[0], per))
+		return CMD_FAIL;
+	err = frag_files_get(s, top, &f);
+	if (err) {
+		out_error(s->out, argv[0], err, "while scanning inodes");
+		return CMD_FAIL;
+	}
+	if (f.nworst) {
+		want = calloc(f.nworst, sizeof(*want));
+		parent = calloc(f.nworst, sizeof(*parent));
+		for (i = 0; want && parent && i < f.nworst; i++)
+			want[i] = f.worst[i].ino;
+		owner_readahead_dirs(s);
+		if (!want || !parent ||
+		    owner_find_parents(s->fs, want, parent, f.nworst)) {
+			free(parent);
+			parent = NULL;
+		}
+	}
+	if (sink_is_json(s->out))
+		json_obj_begin(s->out, "files");
+	print_files(s, &f, parent);
+	if (sink_is_json(s->out))
+		json_obj_end(s->out);
+	free(want);
+	free(parent);
+	frag_files_release(&f);
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_frag = {
+	.name = "frag",
+	.synopsis = "frag [--top N] [--per-group|--per-flex]",
+	.summary = "Free-space and file fragmentation, with the worst files",
+	.options = "--top --per-group --per-flex",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.run = do_frag,
+};

@@ -1,0 +1,281 @@
+/* groups.c - the `groups [FIRST[-LAST]]` request: one line (or one JSON
+ * object) per block group, built from the groups model without I/O. */
+#include "cmd.h"
+#include "groups.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_AT 65536
+
+static int ndigits(unsigned long long v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Parses an unsigned decimal group number; 0 on success. */
+static int parse_group(const char *str, const char **end, dgrp_t *out)
+{
+	unsigned long long v;
+	char *e;
+
+	if (*str < '0' || *str > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(str, &e, 10);
+	if (errno || v > (dgrp_t)~0U)
+		return -1;
+	*out = v;
+	*end = e;
+	return 0;
+}
+
+/* "N" or "N-M" (inclusive), checked against the group count. */
+static int parse_range(struct session *s, const char *who, const char *arg,
+		       dgrp_t *first, dgrp_t *last)
+{
+	dgrp_t n = s->fs->group_desc_count;
+	const char *p;
+
+	if (parse_group(arg, &p, first))
+		goto bad;
+	*last = *first;
+	if (*p == '-' && parse_group(p + 1, &p, last))
+		goto bad;
+	if (*p)
+		goto bad;
+	if (*first > *last) {
+		out_error(s->out, who, 0, "bad group range %s: %u is after %u",
+			  arg, *first, *last);
+		return -1;
+	}
+	if (*last >= n) {
+		out_error(s->out, who, 0, "group %u out of range (the "
+			  "filesystem has groups 0-%u)", *last, n - 1);
+		return -1;
+	}
+	return 0;
+bad:
+	out_error(s->out, who, 0, "bad group range '%s' (expected N or N-M)",
+		  arg);
+	return -1;
+}
+
+/* "LOC" when it lies in group grp, "LOC(gN)" when elsewhere. */
+static void fmt_loc(char *buf, size_t len, blk64_t loc, blk_t count,
+		    dgrp_t in, dgrp_t grp)
+{
+	int n;
+
+	if (count > 1)
+		n = snprintf(buf, len, "%llu-%llu", (unsigned long long)loc,
+			     (unsigned long long)(loc + count - 1));
+	else
+		n = snprintf(buf, len, "%llu", (unsigned long long)loc);
+	if (n < 0 || (size_t)n >= len || in == grp)
+		return;
+	if (in == GROUPS_NONE)
+		snprintf(buf + n, len - n, "(bad)");
+	else
+		snprintf(buf + n, len - n, "(g%u)", in);
+}
+
+static void text_line(struct strbuf *sb, const struct e2l_group *g, int gw,
+		      int bw)
+{
+	char bb[48], ib[48], it[64];
+
+	fmt_loc(bb, sizeof(bb), g->block_bitmap, 1, g->bb_group, g->group);
+	fmt_loc(ib, sizeof(ib), g->inode_bitmap, 1, g->ib_group, g->group);
+	fmt_loc(it, sizeof(it), g->inode_table, g->inode_table_blocks,
+		g->it_group, g->group);
+	strbuf_printf(sb, "%*u %*llu-%-*llu %-*s %-*s %-*s %7u %7u %5u "
+		      "%s %s %s %-4s",
+		      gw, g->group, bw, (unsigned long long)g->first, bw,
+		      (unsigned long long)g->last, bw + gw + 4, bb,
+		      bw + gw + 4, ib, 2 * bw + gw + 5, it, g->free_blocks,
+		      g->free_inodes, g->used_dirs,
+		      g->flags & EXT2_BG_INODE_UNINIT ? "IU" : "--",
+		      g->flags & EXT2_BG_BLOCK_UNINIT ? "BU" : "--",
+		      g->flags & EXT2_BG_INODE_ZEROED ? "IZ" : "--",
+		      g->csum < 0 ? "-" : g->csum ? "ok" : "BAD");
+	if (g->has_super)
+		strbuf_printf(sb, " %s %llu", g->group ? "backup" : "sb",
+			      (unsigned long long)g->super_blk);
+	if (g->gdt_count)
+		strbuf_printf(sb, "%s%s %llu-%llu", g->has_super ? "," : "",
+			      g->meta_bg_desc ? " meta-gdt" : " gdt",
+			      (unsigned long long)g->gdt_first,
+			      (unsigned long long)(g->gdt_first +
+						   g->gdt_count - 1));
+	if (g->rsv_count)
+		strbuf_printf(sb, ", rsv %llu-%llu",
+			      (unsigned long long)g->rsv_first,
+			      (unsigned long long)(g->rsv_first +
+						   g->rsv_count - 1));
+	while (sb->len && sb->buf[sb->len - 1] == ' ')
+		sb->buf[--sb->len] = 0;
+	strbuf_add(sb, "\n", 1);
+}
+
+/* A group location's group number, -1 when it lies outside the fs. */
+static int64_t loc_group(dgrp_t g)
+{
+	return g == GROUPS_NONE ? -1 : (int64_t)g;
+}
+
+/* The columns of a JSON row, in order (see help/cmd/groups.txt).  Rows, not
+ * objects: a 100,000-group filesystem stays a few megabytes. */
+static const char *const json_columns[] = {
+	"group", "first_block", "last_block", "superblock", "gdt_first",
+	"gdt_count", "reserved_gdt_first", "reserved_gdt_count",
+	"block_bitmap", "block_bitmap_group", "inode_bitmap",
+	"inode_bitmap_group", "inode_table", "inode_table_group",
+	"free_blocks", "free_inodes", "used_dirs", "itable_unused", "flags",
+	"checksum_ok", NULL
+};
+
+static void json_opt(struct sink *o, int present, blk64_t val)
+{
+	if (present)
+		json_u64(o, NULL, val);
+	else
+		json_null(o, NULL);
+}
+
+static void json_group(struct sink *o, const struct e2l_group *g)
+{
+	json_arr_begin(o, NULL);
+	json_u64(o, NULL, g->group);
+	json_u64(o, NULL, g->first);
+	json_u64(o, NULL, g->last);
+	json_opt(o, g->has_super, g->super_blk);
+	json_opt(o, g->gdt_count, g->gdt_first);
+	json_u64(o, NULL, g->gdt_count);
+	json_opt(o, g->rsv_count, g->rsv_first);
+	json_u64(o, NULL, g->rsv_count);
+	json_u64(o, NULL, g->block_bitmap);
+	json_i64(o, NULL, loc_group(g->bb_group));
+	json_u64(o, NULL, g->inode_bitmap);
+	json_i64(o, NULL, loc_group(g->ib_group));
+	json_u64(o, NULL, g->inode_table);
+	json_i64(o, NULL, loc_group(g->it_group));
+	json_u64(o, NULL, g->free_blocks);
+	json_u64(o, NULL, g->free_inodes);
+	json_u64(o, NULL, g->used_dirs);
+	json_u64(o, NULL, g->itable_unused);
+	json_u64(o, NULL, g->flags);
+	if (g->csum < 0)
+		json_null(o, NULL);
+	else
+		json_bool(o, NULL, g->csum);
+	json_arr_end(o);
+}
+
+static void json_head(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+	const char *const *c;
+
+	json_u64(s->out, "group_count", fs->group_desc_count);
+	json_u64(s->out, "block_size", fs->blocksize);
+	json_u64(s->out, "blocks_per_group", fs->super->s_blocks_per_group);
+	json_u64(s->out, "cluster_ratio", EXT2FS_CLUSTER_RATIO(fs));
+	json_str(s->out, "free_blocks_unit",
+		 ext2fs_has_feature_bigalloc(fs->super) ? "clusters" :
+							  "blocks");
+	json_u64(s->out, "inode_table_blocks", fs->inode_blocks_per_group);
+	json_bool(s->out, "meta_bg", ext2fs_has_feature_meta_bg(fs->super));
+	json_u64(s->out, "first_meta_bg", fs->super->s_first_meta_bg);
+	json_u64(s->out, "descs_per_block", EXT2_DESC_PER_BLOCK(fs->super));
+	json_obj_begin(s->out, "flag_bits");
+	json_u64(s->out, "inode_uninit", EXT2_BG_INODE_UNINIT);
+	json_u64(s->out, "block_uninit", EXT2_BG_BLOCK_UNINIT);
+	json_u64(s->out, "itable_zeroed", EXT2_BG_INODE_ZEROED);
+	json_obj_end(s->out);
+	json_arr_begin(s->out, "columns");
+	for (c = json_columns; *c; c++)
+		json_str(s->out, NULL, *c);
+	json_arr_end(s->out);
+	json_arr_begin(s->out, "groups");
+}
+
+static int do_groups(struct session *s, int argc, char **argv)
+{
+	ext2_filsys fs = s->fs;
+	dgrp_t first = 0, last = fs->group_desc_count - 1, grp;
+	int json = sink_is_json(s->out), bigalloc, gw, bw;
+	struct strbuf sb = {0};
+	struct e2l_group g;
+	errcode_t err;
+
+	if (argc > 2) {
+		out_error(s->out, argv[0], 0, "Usage: groups [FIRST[-LAST]]");
+		return CMD_FAIL;
+	}
+	if (!fs->group_desc_count) {
+		out_error(s->out, argv[0], 0, "the filesystem has no groups");
+		return CMD_FAIL;
+	}
+	if (argc == 2 && parse_range(s, argv[0], argv[1], &first, &last))
+		return CMD_FAIL;
+	bigalloc = ext2fs_has_feature_bigalloc(fs->super);
+	gw = ndigits(fs->group_desc_count - 1);
+	if (gw < 3)
+		gw = 3;
+	bw = ndigits(ext2fs_blocks_count(fs->super));
+	if (json) {
+		json_head(s);
+	} else {
+		strbuf_printf(&sb, "%*s %-*s %-*s %-*s %-*s %7s %7s %5s "
+			      "%-8s %-4s %s\n", gw, "Grp", 2 * bw + 1,
+			      "Blocks", bw + gw + 4, "BlkBmap", bw + gw + 4,
+			      "InoBmap", 2 * bw + gw + 5, "InodeTable",
+			      bigalloc ? "FreeCl" : "FreeBlk", "FreeIno",
+			      "Dirs", "Flags", "Csum", "Contents");
+	}
+	for (grp = first;; grp++) {
+		err = groups_get(fs, grp, &g);
+		if (err) {
+			if (json)
+				json_arr_end(s->out);
+			out_error(s->out, argv[0], err, "while reading group "
+				  "%u", grp);
+			strbuf_free(&sb);
+			return CMD_FAIL;
+		}
+		if (json) {
+			json_group(s->out, &g);
+			json_flush(s->out);
+		} else {
+			text_line(&sb, &g, gw, bw);
+			if (sb.len >= FLUSH_AT) {
+				out_write(s->out, sb.buf, sb.len);
+				strbuf_reset(&sb);
+			}
+		}
+		if (grp == last)
+			break;
+	}
+	if (json)
+		json_arr_end(s->out);
+	else if (sb.len)
+		out_write(s->out, sb.buf, sb.len);
+	strbuf_free(&sb);
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_groups = {
+	.name = "groups",
+	.synopsis = "groups [FIRST[-LAST]]",
+	.summary = "Show where each block group's metadata lives",
+	.flags = CMD_NEEDS_FS | CMD_JSON,
+	.run = do_groups,
+};

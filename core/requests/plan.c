@@ -1,0 +1,346 @@
+/* plan.c - the session's current plan: `plan show|save|load|drop` and
+ * `apply [FILE]`, which applies it with an undo file and verifies it. */
+#include "cmd.h"
+#include "plan.h"
+#include "quota_update.h"
+#include "undo_guard.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Every plan of a chain (evacuate makes several). */
+static void plan_show_all(struct session *s, const struct plan *p)
+{
+	if (!p->next) {
+		plan_show(s, p);
+		return;
+	}
+	json_arr_begin(s->out, "plans");
+	for (; p; p = p->next) {
+		json_obj_begin(s->out, NULL);
+		plan_show(s, p);
+		json_obj_end(s->out);
+	}
+	json_arr_end(s->out);
+}
+
+static void json_cb(void *ctx, enum sink_chan chan, const char *buf,
+		    size_t len)
+{
+	struct session *s = ctx;
+
+	if (chan == SINK_OUT)
+		out_write(s->out, buf, len);
+	else
+		out_errtext(s->out, "%.*s", (int)len, buf);
+}
+
+/* `plan show --json` in a text session: one JSON document of its own. */
+static void show_json(struct session *s, int argc, char **argv)
+{
+	struct session t = *s;
+	struct sink js;
+
+	sink_init_cb(&js, SINK_JSON, json_cb, s);
+	t.out = &js;
+	sink_command_begin(&js, argc, argv);
+	plan_show_all(&t, s->plan);
+	sink_command_end(&js, CMD_OK, argc, argv);
+	sink_free(&js);
+}
+
+/* The operations that make plans; `plan OP ARGS` builds without applying. */
+static const char *const plan_ops[] = {"journal_relocate", "defrag",
+				       "evacuate", "prealloc",
+				       "repack_flex", "repack-flex", NULL};
+
+static int plan_operation(struct session *s, int argc, char **argv)
+{
+	const struct cmd_entry *c = NULL;
+	const char *const *op;
+	char two[64];
+	int rc, shift = 1;
+
+	/* "plan journal relocate" names journal_relocate, as at top level */
+	if (argc > 2) {
+		snprintf(two, sizeof(two), "%s_%s", argv[1], argv[2]);
+		for (op = plan_ops; *op; op++)
+			if (!strcmp(*op, two))
+				c = cmd_find(two), shift = 2;
+	}
+	for (op = plan_ops; !c && *op; op++)
+		if (!strcmp(*op, argv[1]))
+			c = cmd_find(argv[1]);
+	if (!c) {
+		out_error(s->out, "plan", 0, "Usage: plan [show [--json] | "
+			  "save FILE | load FILE | drop | OPERATION ARGS...] "
+			  "(operations: journal relocate, defrag, evacuate, "
+			  "prealloc)");
+		return CMD_FAIL;
+	}
+	argv[shift] = (char *)c->name;
+	s->plan_only = true;
+	rc = c->run(s, argc - shift, argv + shift);
+	s->plan_only = false;
+	return rc;
+}
+
+static int do_plan(struct session *s, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "show";
+	struct plan *p;
+	char why[256];
+	errcode_t err;
+
+	if (!strcmp(sub, "load") && argc == 3) {
+		err = plan_load(argv[2], &p, why, sizeof(why));
+		if (err) {
+			out_error(s->out, "plan", 0, "%s: %s; refusing it",
+				  argv[2], why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, p, "plan")) {
+			plan_free(p);
+			return CMD_FAIL;
+		}
+		plan_free(s->plan);
+		s->plan = p;
+		if (p->repack)
+			out_printf(s->out, "loaded a %s plan from %s\n",
+				   p->kind, argv[2]);
+		else
+			out_printf(s->out, "loaded a %s plan for inode %u "
+				   "from %s\n", p->kind, p->ino, argv[2]);
+		return CMD_OK;
+	}
+	if (!strcmp(sub, "drop") && argc == 2) {
+		plan_free(s->plan);
+		s->plan = NULL;
+		return CMD_OK;
+	}
+	if (strcmp(sub, "show") && strcmp(sub, "save"))
+		return plan_operation(s, argc, argv);
+	if (!s->plan) {
+		out_error(s->out, "plan", 0, "there is no current plan (make "
+			  "one with journal_relocate or defrag, or plan load "
+			  "FILE)");
+		return CMD_FAIL;
+	}
+	if (!strcmp(sub, "save")) {
+		if (argc != 3) {
+			out_error(s->out, "plan", 0, "Usage: plan save FILE");
+			return CMD_FAIL;
+		}
+		err = plan_save(s->plan, argv[2]);
+		if (err) {
+			out_error(s->out, "plan", err, "while writing %s",
+				  argv[2]);
+			return CMD_FAIL;
+		}
+		out_printf(s->out, "plan saved to %s\n", argv[2]);
+		return CMD_OK;
+	}
+	if (argc == 3 && !strcmp(argv[2], "--json") && !sink_is_json(s->out))
+		show_json(s, argc, argv);
+	else if (argc == 2 || (argc == 3 && !strcmp(argv[2], "--json")))
+		plan_show_all(s, s->plan);
+	else {
+		out_error(s->out, "plan", 0, "Usage: plan show [--json]");
+		return CMD_FAIL;
+	}
+	return CMD_OK;
+}
+
+const struct cmd_entry cmd_plan = {
+	.name = "plan",
+	.synopsis = "plan [show [--json] | save FILE | load FILE | drop | "
+		    "OPERATION ARGS...]",
+	.summary = "Preview, save or load the current layout plan",
+	.options = "show save load drop --json",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.complete = COMPLETE_HOST_PATH,
+	.run = do_plan,
+};
+
+/*
+ * Applies p (a plan loaded from a file when loaded is set, else the current
+ * plan), recording undo data as asked, then verifies it.
+ */
+static int apply_plan(struct session *s, struct plan *p, struct plan *loaded,
+		      const struct apply_opts *o)
+{
+	const char *undo = o->undo;
+	int no_undo = o->no_undo;
+	char *undo_alloc = NULL;
+	size_t listed = s->n_undo_files;
+	int rc = CMD_FAIL;
+	struct plan *q;
+	errcode_t err;
+
+	if (s->undo_file) {
+		undo = s->undo_file;	/* -z: the session already records */
+		if (undo_path_room(s, "apply", undo, undo_plan_worst(s->fs, p)))
+			goto out;
+	} else if (!no_undo && !undo) {
+		undo = undo_alloc = undo_path_default(s);
+		if (!undo) {
+			out_error(s->out, "apply", ENOMEM, "while naming the "
+				  "undo file");
+			goto out;
+		}
+	}
+	if (no_undo)
+		undo = NULL;
+	err = plan_apply(s, p, s->undo_file ? NULL : undo, o);
+	session_invalidate(s);	/* owners moved, even on failure */
+	if (err)
+		goto out;
+	if (p->repack)
+		out_printf(s->out, "applied the %s plan\n", p->kind);
+	else
+		out_printf(s->out, "applied the %s plan for inode %u\n",
+			   p->kind, p->ino);
+	rc = CMD_OK;
+	if (undo && !s->undo_file && s->n_undo_files == listed)
+		rc = CMD_FAIL;	/* asked for, and not usable: said so */
+	else if (undo)
+		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
+			   "%s)\n", undo, undo, s->device);
+	if (sink_is_json(s->out))
+		json_str(s->out, "undo_file", rc == CMD_OK ? undo : NULL);
+	for (q = p; q; q = q->next)
+		if (plan_verify(s, q))
+			rc = CMD_FAIL;
+out:
+	if (p == s->plan && rc == CMD_OK) {
+		plan_free(s->plan);
+		s->plan = NULL;
+	}
+	plan_free(loaded);
+	free(undo_alloc);
+	return rc;
+}
+
+static int do_apply(struct session *s, int argc, char **argv)
+{
+	struct plan *loaded = NULL, *p;
+	const char *file = NULL;
+	struct apply_opts ao;
+	int i;
+	char why[256];
+	errcode_t err;
+
+	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
+	for (i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else {
+			out_error(s->out, "apply", 0, "Usage: apply [FILE] "
+				  "[--no-undo | --undo UNDOFILE] [--no-fsck]");
+			return CMD_FAIL;
+		}
+	}
+	if (file) {
+		err = plan_load(file, &loaded, why, sizeof(why));
+		if (err) {
+			out_error(s->out, "apply", 0, "%s: %s; refusing it",
+				  file, why);
+			return CMD_FAIL;
+		}
+		if (plan_guard(s, loaded, "apply")) {
+			plan_free(loaded);
+			return CMD_FAIL;
+		}
+	}
+	p = loaded ? loaded : s->plan;
+	if (!p) {
+		out_error(s->out, "apply", 0, "there is no current plan; make "
+			  "one first (journal_relocate, defrag) or name a plan "
+			  "file");
+		return CMD_FAIL;
+	}
+	return apply_plan(s, p, loaded, &ao);
+}
+
+int plan_take_apply_opts(struct session *s, int *argc, char **argv,
+			 struct apply_opts *o)
+{
+	int i, j;
+
+	memset(o, 0, sizeof(*o));
+	for (i = j = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--no-undo")) {
+			o->no_undo = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--no-fsck")) {
+			o->no_fsck = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "--undo")) {
+			if (i + 1 >= *argc) {
+				out_error(s->out, argv[0], 0,
+					  "--undo needs a file name");
+				return 1;
+			}
+			o->undo = argv[++i];
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	argv[j] = NULL;
+	*argc = j;
+	return 0;
+}
+
+int plan_offer(struct session *s, struct plan *p, int shown,
+	       const struct apply_opts *o)
+{
+	static const struct apply_opts none;
+	struct plan *q;
+
+	/* before it is shown or kept: a refused plan goes (the blocks it
+	 * touches checked against the owners, the quota records found) */
+	if (plan_guard(s, p, p->kind) || quota_check_plan(s, p->kind, p)) {
+		if (p == s->plan)
+			s->plan = NULL;
+		plan_free(p);
+		return CMD_FAIL;
+	}
+	if (p != s->plan) {
+		plan_free(s->plan);
+		s->plan = p;
+	}
+	if (!shown)
+		for (q = p; q; q = q->next)
+			plan_show(s, q);
+	/* (a -w session whose disk changed under it is read-only now:
+	 * apply says why) */
+	if (s->plan_only ||
+	    (!(s->fs->flags & EXT2_FLAG_RW) && !s->fs_changed)) {
+		if (!sink_is_json(s->out))
+			out_printf(s->out, "Nothing is written yet: %s"
+				   "`plan save FILE` keeps the plan.\n",
+				   s->fs->flags & EXT2_FLAG_RW ?
+				   "`apply` carries the plan out, " :
+				   "this session is read-only (open with -w "
+				   "to apply); ");
+		return CMD_OK;
+	}
+	return apply_plan(s, p, NULL, o ? o : &none);
+}
+
+const struct cmd_entry cmd_apply = {
+	.name = "apply",
+	.synopsis = "apply [FILE] [--no-undo | --undo UNDOFILE] [--no-fsck]",
+	.summary = "Apply the current (or a saved) plan safely, then verify",
+	.options = "--no-undo --undo --no-fsck",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.complete = COMPLETE_HOST_PATH,
+	.run = do_apply,
+};

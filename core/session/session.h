@@ -1,0 +1,161 @@
+/* session.h - one open filesystem and everything the commands share about
+ * it: the libext2fs handle, cwd/root, flags, the output sink and the lazily
+ * built models.  No globals: a test may hold two sessions at once. */
+#ifndef E2L_SESSION_H
+#define E2L_SESSION_H
+
+#include <ext2fs/ext2fs.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "sink.h"
+
+/* Open flags. */
+#define SESSION_RW		0x0001	/* -w: open read-write */
+#define SESSION_CATASTROPHIC	0x0002	/* -c: ignore bitmaps, sb errors */
+#define SESSION_FORCE_UNDO	0x0004	/* an undo file is wanted */
+
+/* Models a command may ask for (session_need). */
+#define NEED_BLOCK_BITMAP	0x0001
+#define NEED_INODE_BITMAP	0x0002
+#define NEED_BITMAPS		(NEED_BLOCK_BITMAP | NEED_INODE_BITMAP)
+/* Every group descriptor in memory (a read-only session opens with the
+ * superblock only and reads descriptors one block at a time on demand;
+ * commands walking all groups ask for the whole table in one read). */
+#define NEED_GROUP_DESC		0x0004
+
+struct owner_index;	/* core/model/owner.c */
+struct plan;		/* core/plan/plan.h: the editor's current plan */
+struct live_info;	/* core/live/live.c */
+struct undo_guard;	/* core/plan/undo_guard.h */
+
+struct session {
+	ext2_filsys fs;		/* NULL when no filesystem is open */
+	char *device;
+	unsigned flags;
+	char *undo_file;	/* -z FILE, or NULL */
+	struct undo_guard *undo_guard;	/* -z: how it is written */
+	char **undo_files;	/* "e2undo FILE DEVICE" for each undo file
+				 * an apply wrote (undo_guard.h) */
+	size_t n_undo_files;
+	ext2_ino_t root, cwd;
+	struct sink *out;
+	int mount_flags;	/* EXT2_MF_* from ext2fs_check_mount_point */
+	char mount_point[256];
+	time_t now;		/* set_current_time; 0 means the real clock */
+	unsigned loaded;	/* NEED_* bits already satisfied */
+	struct owner_index *owners;	/* built on first use */
+	struct plan *plan;	/* current layout plan, or NULL */
+	bool plan_only;		/* `plan OP`: build and show, never apply */
+	struct live_info *live;	/* mounted, opened read-only: the kernel's
+				 * view is available (core/live/live.h) */
+	int failed;		/* any command failed (for the exit status) */
+	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
+	ext2_extent_handle_t extent;
+	ext2_ino_t extent_ino;
+	char *extent_prompt;
+	/* set by the open request: more EXT2_FLAG_* bits for ext2fs_open and
+	 * the program name its errors carry (NULL: "e2layout") */
+	int extra_open_flags;
+	const char *open_who;
+	bool quit;		/* quit requested */
+	/* The personality, decided once by main.c: false is e2layout's own
+	 * (its names, its exit statuses); true is debugfs 1.47.0's (run as
+	 * "debugfs" or with --debugfs: debugfs's messages, open semantics
+	 * and exit statuses; see help/topics/debugfs.txt).  Checks that
+	 * only e2layout makes (e.g. refusing -w with -s) skip it. */
+	bool debugfs;
+	/* debugfs personality: the requests come from its listener (the
+	 * shell or a pipe), whose message for an unknown request differs
+	 * from -R's and -f's */
+	bool listening;
+	unsigned unknown;	/* lines debugfs's request library could not
+				   run (no such request, a failed "!"):
+				   debugfs's -R and -f exit statuses */
+	/* plan_apply's progress (the TUI's bar), or NULL: called after each
+	 * write with the blocks written so far and about how many it will
+	 * write in all (done may pass total: bitmaps, descriptors). */
+	void (*apply_progress)(void *ctx, unsigned long long done,
+			       unsigned long long total);
+	void *apply_progress_ctx;
+	/* the consistency check before an apply (e2fsck -fn, plan_gate.c):
+	 * called with its progress, 0 to 100, or NULL */
+	void (*check_progress)(void *ctx, int pct);
+	void *check_progress_ctx;
+	/* -w: the writer's lock, held from open to close (session_lock.c):
+	 * a flock'ed descriptor of the image or an O_EXCL one of the block
+	 * device; -1 when none */
+	int lock_fd;
+	/* the filesystem changed on disk under this -w session (another
+	 * writer): it applies and writes nothing more (plan_gate.c) */
+	bool fs_changed;
+	/* this session wrote (or let an apply write) since it opened: the
+	 * next apply runs e2fsck -fn whatever s_lastcheck says */
+	bool wrote;
+};
+
+/* Prepares an empty session writing to out. */
+void session_init(struct session *s, struct sink *out);
+
+/*
+ * Opens device (or the device mounted on directory device) with the
+ * SESSION_* flags; a mounted filesystem opened read-only is live (s->live).
+ * Read-only unless SESSION_RW.
+ * Refuses SESSION_RW (EBUSY) on a mounted filesystem; one needing journal
+ * recovery opens (journal_run recovers it; layout plans refuse it at
+ * apply).  On refusal or failure the reason goes to s->out as an error
+ * and the session stays closed.  undo_file, when set, routes every write
+ * through libext2fs's undo manager.  In the debugfs personality the open
+ * is debugfs's: -c keeps -w, the bitmaps are read at once (a failure
+ * closes the filesystem again), an undo file is announced and kept even
+ * read-only.
+ */
+errcode_t session_open(struct session *s, const char *device, unsigned flags,
+		       const char *undo_file, blk64_t superblock,
+		       unsigned blocksize);
+
+/* Closes the filesystem (writing it back when opened -w) and frees models. */
+errcode_t session_close(struct session *s);
+
+/*
+ * One writer at a time (session_lock.c).  session_lock takes the exclusive
+ * lock of a -w session on device: flock(LOCK_EX|LOCK_NB) on an image file,
+ * an O_EXCL open of a block device (which keeps out e2fsck -fy, mount and
+ * other exclusive openers too).  When another holds it, prints who (when
+ * /proc tells) and returns E2L_ERR_LOCKED.  session_unlock releases it.
+ */
+errcode_t session_lock(struct session *s, const char *device);
+void session_unlock(struct session *s);
+/* Prints that device is held exclusively by another program (when it can,
+ * which one) and returns E2L_ERR_LOCKED. */
+errcode_t session_lock_busy(struct session *s, const char *device);
+
+/*
+ * The refusal of -w with -s (a backup superblock): opened that way,
+ * libext2fs rewrites the primary superblock and the descriptors from the
+ * backup when it closes.  True (after printing why, with a pointer to
+ * e2fsck -b) when flags ask for -w and superblock is set.  The command line
+ * (main.c) and the open request (open.c) call it; a personality that
+ * must behave as debugfs does may skip the call.
+ */
+bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
+				 const char *device, unsigned flags,
+				 blk64_t superblock, unsigned blocksize);
+
+/*
+ * Makes sure the NEED_* models are loaded.  Cheap when they already are.
+ * Commands declare what they need in their cmd_entry; the dispatcher calls
+ * this, so handlers rarely do.
+ */
+errcode_t session_need(struct session *s, unsigned need);
+
+/* The program's name in messages: "debugfs" or "e2layout". */
+const char *session_prog(const struct session *s);
+
+/* The time debugfs-style commands treat as "now". */
+time_t session_now(const struct session *s);
+
+/* Frees everything built from the filesystem's contents (after a write). */
+void session_invalidate(struct session *s);
+
+#endif
