@@ -64,7 +64,8 @@ struct exp_event_spec {
 };
 
 struct exp_event_count {
-	int hist;		/* counted by a histogram trigger (else
+	int hist;		/* counted by a histogram trigger */
+	int bpf;		/* counted by a BPF program (neither:
 				   from the ring buffer) */
 	unsigned long total;
 	struct exp_tally by_key[EXP_MAX_KEYS];	/* each key alone */

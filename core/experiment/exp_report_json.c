@@ -75,7 +75,8 @@ static void json_counters(const struct exp_config *c, struct sink *o,
 		for (k = 0; k < c->nevents; k++) {
 			json_obj_begin(o, c->events[k].event);
 			json_str(o, "counted_by", x->ev[k].hist ?
-				 "histogram trigger" : "ring buffer");
+				 "histogram trigger" : x->ev[k].bpf ?
+				 "bpf" : "ring buffer");
 			json_u64(o, "total", x->ev[k].total);
 			json_obj_begin(o, "by");
 			for (key = 0; key < c->events[k].nkeys; key++)

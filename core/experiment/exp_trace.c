@@ -13,6 +13,8 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "kcount.h"
+
 struct exp_tracer {
 	const struct exp_config *c;
 	struct tep_handle *tep;
@@ -21,6 +23,8 @@ struct exp_tracer {
 	char dir[PATH_MAX];	/* the instance's directory while recording */
 	int rq_id, jbd2_id, ev_id[EXP_MAX_EVENTS];
 	int hist[EXP_MAX_EVENTS];	/* counted by a histogram trigger */
+	int bpf[EXP_MAX_EVENTS];	/* counted by a BPF program */
+	struct kcount kc[EXP_MAX_EVENTS];
 	char trig[EXP_MAX_EVENTS][256];	/* its text, to remove it */
 	/* the recording being read */
 	struct exp_counters *out;
@@ -69,10 +73,18 @@ static const char *sym_of(const struct exp_tracer *t, unsigned long long a)
 	return tep_find_function(t->tep, a);
 }
 
+static int getenv_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 errcode_t expt_open(struct exp_tracer **tp, const struct exp_config *c,
 		    char *why, size_t len)
 {
 	const char *sys[EXP_MAX_EVENTS + 3];
+	char nobpf[256];
 	struct exp_tracer *t;
 	struct tep_event *e;
 	unsigned i, n = 0, j;
@@ -112,6 +124,12 @@ errcode_t expt_open(struct exp_tracer **tp, const struct exp_config *c,
 		t->ev_id[i] = e ? e->id : -1;
 		t->hist[i] = expt_hist_available(c->events[i].system,
 						 c->events[i].event);
+		kcount_init(&t->kc[i]);
+		/* no histograms: a BPF program counts in the kernel instead,
+		 * for up to two numeric keys (E2LAYOUT_NO_HIST: neither) */
+		t->bpf[i] = !t->hist[i] && c->events[i].nkeys <= 2 &&
+			    !getenv_set("E2LAYOUT_NO_HIST") &&
+			    !kcount_available(nobpf, sizeof(nobpf));
 		if (!e) {
 			snprintf(why, len, "no format for %s:%s",
 				 c->events[i].system, c->events[i].event);
@@ -121,6 +139,99 @@ errcode_t expt_open(struct exp_tracer **tp, const struct exp_config *c,
 	}
 	*tp = t;
 	return 0;
+}
+
+/* Detaches the BPF counters. */
+static void unbpf(struct exp_tracer *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->c->nevents; i++)
+		kcount_close(&t->kc[i]);
+}
+
+/* Starts the BPF counter of event i: 0, or an errno with why set. */
+static errcode_t bpf_begin(struct exp_tracer *t, unsigned i, __u64 kdev,
+			   char *why, size_t len)
+{
+	const struct exp_event_spec *sp = &t->c->events[i];
+	const char *keys[2] = { sp->keys[0], sp->keys[1] };
+	struct tep_event *e = tep_find_event_by_name(t->tep, sp->system,
+						     sp->event);
+	char ev[128];
+	unsigned k;
+
+	for (k = 0; k < sp->nkeys; k++) {
+		struct tep_format_field *f = e ? tep_find_field(e, keys[k])
+					       : NULL;
+
+		if (!f || (f->flags & TEP_FIELD_IS_STRING) || f->size > 8) {
+			snprintf(why, len, "%s:%s: field %s is not a number "
+				 "of 8 bytes or fewer (the BPF counter keys "
+				 "on numbers)", sp->system, sp->event,
+				 keys[k]);
+			return EINVAL;
+		}
+	}
+	snprintf(ev, sizeof(ev), "%s/%s", sp->system, sp->event);
+	return kcount_open(&t->kc[i], tracefs_tracing_dir(), ev, kdev, keys,
+			   (int)sp->nkeys, NULL, 65536, why, len);
+}
+
+/* Reads the BPF counter of event i into out. */
+static errcode_t bpf_end(struct exp_tracer *t, unsigned i,
+			 struct exp_counters *out)
+{
+	const struct exp_event_spec *sp = &t->c->events[i];
+	struct exp_event_count *ev = &out->ev[i];
+	struct kcount_row *rows = NULL;
+	size_t n = 0, r;
+	__u64 dropped = 0;
+	errcode_t err;
+	unsigned k;
+
+	err = kcount_read(&t->kc[i], &rows, &n, &dropped);
+	if (err)
+		return err;
+	ev->bpf = 1;
+	out->lost += dropped;
+	for (r = 0; r < n && !err; r++) {
+		char tuple[128] = "", one[96];
+		size_t used = 0;
+
+		for (k = 0; k < sp->nkeys; k++) {
+			const char *sym = NULL;
+
+			if (!strcmp(sp->keys[k], "ip") ||
+			    !strcmp(sp->keys[k], "caller") ||
+			    !strcmp(sp->keys[k], "call_site"))
+				sym = sym_of(t, rows[r].key[k]);
+			if (sym)
+				snprintf(one, sizeof(one), "%s", sym);
+			else if (!strcmp(sp->keys[k], "dev"))
+				snprintf(one, sizeof(one), "%llu,%llu",
+					 (unsigned long long)rows[r].key[k] >>
+					 20, (unsigned long long)
+					 rows[r].key[k] & 0xfffff);
+			else
+				snprintf(one, sizeof(one), "%llu",
+					 (unsigned long long)rows[r].key[k]);
+			if (expt_tally_add(&ev->by_key[k], one,
+					   (unsigned long)rows[r].hits))
+				err = ENOMEM;
+			used += (size_t)snprintf(tuple + used, sizeof(tuple) -
+						 used, "%s%s", k ? " " : "",
+						 one);
+			if (used >= sizeof(tuple))
+				used = sizeof(tuple) - 1;
+		}
+		if (sp->nkeys > 1 && expt_tally_add(&ev->by_tuple, tuple,
+						    (unsigned long)rows[r].hits))
+			err = ENOMEM;
+		ev->total += (unsigned long)rows[r].hits;
+	}
+	free(rows);
+	return err;
 }
 
 /* Removes the histogram triggers set in the instance. */
@@ -146,6 +257,7 @@ void expt_close(struct exp_tracer *t)
 		return;
 	if (t->inst) {
 		untrigger(t);
+		unbpf(t);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 	}
@@ -216,6 +328,11 @@ errcode_t expt_begin(struct exp_tracer *t, __u64 kdev, char *why, size_t len)
 		const struct exp_event_spec *sp = &t->c->events[i];
 		struct tep_event *e;
 
+		/* a key BPF cannot count on: the ring buffer counts it */
+		if (t->bpf[i] && bpf_begin(t, i, kdev, why, len))
+			t->bpf[i] = 0;
+		if (t->bpf[i])
+			continue;
 		if (!t->hist[i]) {
 			err = enable(t, sp->system, sp->event, kdev, why, len);
 			continue;
@@ -238,6 +355,7 @@ errcode_t expt_begin(struct exp_tracer *t, __u64 kdev, char *why, size_t len)
 	}
 	if (err) {
 		untrigger(t);
+		unbpf(t);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 		t->inst = NULL;
@@ -460,6 +578,14 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 		unsigned long long dropped = 0;
 		char *text;
 
+		if (t->bpf[i]) {
+			if (!err && bpf_end(t, i, out)) {
+				snprintf(why, len, "cannot read the BPF count "
+					 "of %s:%s", sp->system, sp->event);
+				err = EIO;
+			}
+			continue;
+		}
 		if (!t->hist[i])
 			continue;
 		out->ev[i].hist = 1;
@@ -475,6 +601,7 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 		free(text);
 	}
 	untrigger(t);
+	unbpf(t);
 	tracefs_instance_destroy(t->inst);
 	tracefs_instance_free(t->inst);
 	t->inst = NULL;
