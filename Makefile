@@ -17,11 +17,12 @@ SAN	?=
 PREFIX	?= /usr/local
 CC	?= cc
 
-PKGS_CORE := ext2fs e2p com_err blkid
+PKGS_CORE := ext2fs e2p com_err blkid libtracefs libtraceevent
 DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
+	     libtracefs-dev libtraceevent-dev fio bonnie++ dbench \
 	     groff-base man-db
 
 CFLAGS	?= -O2 -g
@@ -37,7 +38,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS_CORE) ncursesw 2>/dev/null)
-CORE_LIBS  := $(shell pkg-config --libs $(PKGS_CORE) 2>/dev/null)
+CORE_LIBS  := $(shell pkg-config --libs $(PKGS_CORE) 2>/dev/null) -lm
 TUI_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 RL_LIBS    := $(shell pkg-config --libs readline 2>/dev/null || echo -lreadline)
 TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

@@ -40,6 +40,7 @@ static void usage(FILE *f)
 "       e2layout mkdemo [--seed N] [--force] PATH\n"
 "       e2layout lab list | show NAME | start NAME [DIR] | check NAME IMAGE\n"
 "                    | hint NAME [N] | reset | validate | class (help labs)\n"
+"       e2layout experiment A.img B.img|--change REQUEST --workload NAME ...\n"
 "       e2layout --man | --complete-words\n"
 "\n"
 "Options:\n"
@@ -255,6 +256,31 @@ static int run_lab(int argc, char **argv)
 	return rc;
 }
 
+/* `e2layout experiment ...`: the request, with no filesystem open (it
+ * opens copies of its images itself); --json anywhere selects JSON. */
+static int run_experiment(int argc, char **argv)
+{
+	struct session s;
+	struct sink out;
+	int i, json = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			const char *h = help_find("cmd", "experiment");
+
+			fputs(h ? h : "see: help experiment\n", stdout);
+			return EXIT_OK;
+		}
+	}
+	sink_init_stdio(&out, json ? SINK_JSON : SINK_TEXT);
+	session_init(&s, &out);
+	cmd_run_argv(&s, argc, argv);
+	sink_free(&out);
+	return s.failed ? EXIT_FAILED : EXIT_OK;
+}
+
 /* Request names and aliases, one a line, for shell completion. */
 static void complete_words(void)
 {
@@ -314,6 +340,8 @@ int main(int argc, char **argv)
 		return run_lab(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "mkdemo"))
 		return run_mkdemo(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "experiment"))
+		return run_experiment(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "shell")) {
 		o.shell = 1;
 		argv[1] = argv[0];

@@ -14,8 +14,8 @@ Usage: bench/run.sh [--smoke] [--results FILE] [--rounds N] [--runs N]
   E2LAYOUT=PATH        the binary (default: ./e2layout of this tree)
   E2LAYOUT_BENCH_DIR   where the images are cached (default /tmp/e2layout-bench)
 Rows: stat stats freefrag groups frag frag_mnt tui relocate live_defrag
-(and memory), ladder (issue 15: 100k, 1M, 3M and, where the disk allows, 10M
-files and a 2 TiB filesystem with files in all its groups).
+experiment (and memory), ladder (issue 15: 100k, 1M, 3M and, where the disk
+allows, 10M files and a 2 TiB filesystem with files in all its groups).
 EOF
 }
 
@@ -247,6 +247,32 @@ if want live_defrag; then
 		cat "$W/ldf.note"
 	fi
 	rm -f "$LCOPY"
+fi
+
+# The experiment's counters (tracefs, jbd2) against the workload alone:
+# the workload's own seconds (not the copies and mounts around it) of an
+# A/A experiment with counters, then of the same with --no-counters.
+if want experiment; then
+	EXPIMG=$W/exp.img
+	mke2fs -q -F -t ext4 -E nodiscard "$EXPIMG" 128M >/dev/null 2>&1
+	if [ $SMOKE = 1 ]; then XRUNS=2; else XRUNS=6; fi
+	XARGS="--workload smallcreate --dirs 4 --files 32 --runs $XRUNS --quiet --json --workdir $W"
+	xstats() {
+		# shellcheck disable=SC2086
+		"$E2L" experiment "$EXPIMG" "$EXPIMG" $XARGS "$@" 2>"$W/exp.err" |
+			jq -r '[.result.sides[].runs[].seconds] |
+				"\(add / length) \(min) \(max) 0 0"' 2>/dev/null
+	}
+	echo "experiment (counters' overhead)"
+	xcs=$(xstats --no-counters) && xes=$(xstats) && [ -n "$xes" ] && [ -n "$xcs" ] ||
+		{ AVAIL[experiment]=na
+		  AVAIL_WHY[experiment]="experiment refused here: $(head -1 "$W/exp.err")"; }
+	row experiment warm "experiment: workload time with the counters" \
+		"128 MiB ext4, smallcreate 4x32 files fsync'd" \
+		"the workload alone (--no-counters)" 1.05 "<= 1.05x" \
+		"${xes:-}" "${xcs:-}" \
+		"$((XRUNS * 2)) runs each; tracefs instance with block_rq_issue, jbd2_run_stats, ext4_mark_inode_dirty"
+	rm -f "$EXPIMG"
 fi
 
 # Peak memory on the big image (and, for information, frag on the files).

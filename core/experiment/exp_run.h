@@ -1,0 +1,35 @@
+/* exp_run.h - what the engine's files share inside core/experiment/: the
+ * owner map of an image, the report, the --change preparation. */
+#ifndef E2L_EXP_RUN_H
+#define E2L_EXP_RUN_H
+
+#include "exp.h"
+#include "session.h"
+
+/* The used blocks of image by owner class, merged runs in block order (the
+ * caller frees *map); the image is opened read-only and closed. */
+errcode_t exp_owner_map(const char *image, struct owner_run **map,
+			size_t *n, unsigned *blocksize, char *why, size_t len);
+
+/* The class of blk in map (OWN_FREE when no run holds it). */
+enum owner_class exp_owner_of(const struct owner_run *map, size_t n,
+			      blk64_t blk);
+
+/* A sink callback that appends everything to a struct strbuf. */
+void exp_sink_to_strbuf(void *ctx, enum sink_chan chan, const char *buf,
+			size_t len);
+
+/*
+ * Makes side B from A for --change: copies A to dst, applies the request
+ * line change and then `apply --undo UNDO` in a read-write session (the
+ * normal plan path: checks, jbd2 transaction, undo file, verification).
+ * What the requests printed lands in log.
+ */
+errcode_t exp_make_change(const char *a, const char *dst, const char *undo,
+			  const char *change, struct strbuf *log, char *why,
+			  size_t len);
+
+/* The table, the plots, the verdicts (text) or the document (JSON). */
+void exp_report(struct exp_config *c);
+
+#endif

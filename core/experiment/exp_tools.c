@@ -1,0 +1,489 @@
+/* exp_tools.c - fio, bonnie++ and dbench as an experiment's workload: run
+ * in the mounted copy's scratch directory, stopped when the experiment is
+ * interrupted, and their results read: fio's JSON, bonnie++'s CSV line,
+ * dbench's throughput line. */
+#include "exp_workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *tool_of(enum exp_wl_kind k)
+{
+	return k == EXP_WL_FIO ? "fio" : k == EXP_WL_BONNIE ? "bonnie++" :
+	       k == EXP_WL_DBENCH ? "dbench" : NULL;
+}
+
+static int on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char f[PATH_MAX];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(f, sizeof(f), "%.*s/%s", (int)(e - p), p, name);
+		if (e > p && access(f, X_OK) == 0)
+			return 1;
+	}
+	/* bonnie++ lives in sbin, often off a user's PATH */
+	snprintf(f, sizeof(f), "/usr/sbin/%s", name);
+	return access(f, X_OK) == 0;
+}
+
+int expw_check_job(const char *path, char *why, size_t len)
+{
+	static const char *const keys[] = { "filename", "directory",
+		"filename_format", "opendir", NULL };
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int n = 0, i;
+
+	if (!f) {
+		snprintf(why, len, "cannot read %s", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+
+		n++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (i = 0; keys[i]; i++) {
+			size_t k = strlen(keys[i]);
+			const char *v = p + k;
+
+			if (strncmp(p, keys[i], k))
+				continue;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v != '=')
+				continue;
+			v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (*v == '/' || *v == '$' || strstr(v, "..")) {
+				fclose(f);
+				snprintf(why, len, "%s, line %d: %s must stay "
+					 "inside the run's mounted copy (no "
+					 "absolute path, no .., no $)", path,
+					 n, keys[i]);
+				return -1;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+int expw_tool_present(const struct exp_workload *w, char *why, size_t len)
+{
+	const char *t = tool_of(w->kind);
+
+	if (!t || on_path(t))
+		return 0;
+	snprintf(why, len, "%s is not installed (make deps installs fio, "
+		 "bonnie++ and dbench)", t);
+	return -1;
+}
+
+static double mono(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+errcode_t expw_spawn(char *const argv[], const char *dir,
+		     const char *out_path, char *why, size_t len)
+{
+	char errp[PATH_MAX + 8], prog[PATH_MAX];
+	double sent = 0;
+	int status, fd, efd;
+	pid_t pid, r;
+
+	snprintf(errp, sizeof(errp), "%s.err", out_path);
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	efd = open(errp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || efd < 0) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (efd >= 0)
+			close(efd);
+		snprintf(why, len, "cannot create %s: %s", out_path,
+			 strerror(e));
+		return e;
+	}
+	snprintf(prog, sizeof(prog), "%s", argv[0]);
+	if (!strcmp(argv[0], "bonnie++") && access("/usr/sbin/bonnie++",
+						   X_OK) == 0)
+		snprintf(prog, sizeof(prog), "/usr/sbin/bonnie++");
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fd);
+		close(efd);
+		snprintf(why, len, "cannot start %s: %s", argv[0],
+			 strerror(e));
+		return e;
+	}
+	if (pid == 0) {
+		if (chdir(dir) || dup2(fd, 1) < 0 || dup2(efd, 2) < 0)
+			_exit(126);
+		execvp(prog, argv);
+		_exit(127);
+	}
+	close(fd);
+	close(efd);
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(why, len, "waiting for %s: %s", argv[0],
+				 strerror(errno));
+			return errno;
+		}
+		if (exp_interrupted && !sent) {
+			kill(pid, SIGTERM);
+			sent = mono();
+		} else if (sent && mono() - sent > 5) {
+			kill(pid, SIGKILL);
+		}
+		usleep(20000);
+	}
+	if (exp_interrupted) {
+		snprintf(why, len, "%s: interrupted", argv[0]);
+		return EINTR;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		char first[300] = "";
+		FILE *f = fopen(errp, "r");
+
+		/* its first words: the file goes with the work directory */
+		if (f) {
+			if (!fgets(first, sizeof(first), f))
+				first[0] = 0;
+			first[strcspn(first, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(why, len, "%s failed (%s %d)%s%s", argv[0],
+			 WIFEXITED(status) ? "exit status" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) :
+			 WTERMSIG(status), first[0] ? ": " : "", first);
+		return ECHILD;
+	}
+	return 0;
+}
+
+/* --- a small JSON walker: numbers reported with their key path --- */
+
+struct jwalk {
+	const char *p;
+	char path[256];
+	int depth;
+	void (*leaf)(struct jwalk *w, const char *path, double v);
+	/* fio's sums */
+	double iops[2], bw[2], lat[2], bytes[2];
+	unsigned latn[2];
+};
+
+static void ws(struct jwalk *w)
+{
+	while (*w->p == ' ' || *w->p == '\n' || *w->p == '\t' ||
+	       *w->p == '\r')
+		w->p++;
+}
+
+static int jstring(struct jwalk *w, char *out, size_t n)
+{
+	size_t k = 0;
+
+	if (*w->p != '"')
+		return -1;
+	w->p++;
+	while (*w->p && *w->p != '"') {
+		if (*w->p == '\\' && w->p[1])
+			w->p++;
+		if (k + 1 < n)
+			out[k++] = *w->p;
+		w->p++;
+	}
+	if (*w->p != '"')
+		return -1;
+	w->p++;
+	out[k] = 0;
+	return 0;
+}
+
+static int jvalue(struct jwalk *w);
+
+static int jobject(struct jwalk *w)
+{
+	char key[64];
+	size_t plen = strlen(w->path);
+
+	w->p++;
+	ws(w);
+	if (*w->p == '}') {
+		w->p++;
+		return 0;
+	}
+	for (;;) {
+		ws(w);
+		if (jstring(w, key, sizeof(key)))
+			return -1;
+		ws(w);
+		if (*w->p++ != ':')
+			return -1;
+		snprintf(w->path + plen, sizeof(w->path) - plen, "%s%s",
+			 plen ? "." : "", key);
+		if (jvalue(w))
+			return -1;
+		w->path[plen] = 0;
+		ws(w);
+		if (*w->p == ',') {
+			w->p++;
+			continue;
+		}
+		if (*w->p == '}') {
+			w->p++;
+			return 0;
+		}
+		return -1;
+	}
+}
+
+static int jvalue(struct jwalk *w)
+{
+	char tmp[256];
+	int r = 0;
+
+	ws(w);
+	if (++w->depth > 64)
+		return -1;
+	if (*w->p == '{') {
+		r = jobject(w);
+	} else if (*w->p == '[') {
+		w->p++;
+		ws(w);
+		if (*w->p == ']') {
+			w->p++;
+		} else {
+			for (;;) {
+				if (jvalue(w))
+					return -1;
+				ws(w);
+				if (*w->p == ',') {
+					w->p++;
+					continue;
+				}
+				if (*w->p++ != ']')
+					return -1;
+				break;
+			}
+		}
+	} else if (*w->p == '"') {
+		r = jstring(w, tmp, sizeof(tmp));
+	} else if (!strncmp(w->p, "true", 4) || !strncmp(w->p, "null", 4)) {
+		w->p += 4;
+	} else if (!strncmp(w->p, "false", 5)) {
+		w->p += 5;
+	} else {
+		char *end;
+		double v = strtod(w->p, &end);
+
+		if (end == w->p)
+			return -1;
+		w->p = end;
+		if (w->leaf)
+			w->leaf(w, w->path, v);
+	}
+	w->depth--;
+	return r;
+}
+
+static void fio_leaf(struct jwalk *w, const char *path, double v)
+{
+	int d;
+
+	if (strncmp(path, "jobs.", 5))
+		return;
+	path += 5;
+	d = !strncmp(path, "write.", 6) ? 1 : !strncmp(path, "read.", 5) ? 0
+									: -1;
+	if (d < 0)
+		return;
+	path += d ? 6 : 5;
+	if (!strcmp(path, "iops"))
+		w->iops[d] += v;
+	else if (!strcmp(path, "bw"))
+		w->bw[d] += v;
+	else if (!strcmp(path, "io_bytes"))
+		w->bytes[d] += v;
+	else if (!strcmp(path, "lat_ns.mean") && v > 0) {
+		w->lat[d] += v;
+		w->latn[d]++;
+	}
+}
+
+int expw_parse_fio(const char *json, struct exp_run *run, char *why,
+		   size_t len)
+{
+	static const char *const dir[] = { "read", "write" };
+	struct jwalk w;
+	char name[EXP_NAME_LEN];
+	int d, any = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.p = json ? strchr(json, '{') : NULL;
+	w.leaf = fio_leaf;
+	if (!w.p || jvalue(&w)) {
+		snprintf(why, len, "fio's output is not the JSON of "
+			 "--output-format=json");
+		return -1;
+	}
+	for (d = 0; d < 2; d++) {
+		if (w.bytes[d] <= 0)
+			continue;
+		any = 1;
+		snprintf(name, sizeof(name), "%s_iops", dir[d]);
+		expw_metric(run, name, w.iops[d], 1);
+		snprintf(name, sizeof(name), "%s_kib_per_second", dir[d]);
+		expw_metric(run, name, w.bw[d], 1);
+		if (w.latn[d]) {
+			snprintf(name, sizeof(name), "%s_latency_us", dir[d]);
+			expw_metric(run, name, w.lat[d] / w.latn[d] / 1000.0,
+				    0);
+		}
+	}
+	if (!any) {
+		snprintf(why, len, "fio's JSON reports no I/O (jobs[].read/"
+			 "write.io_bytes are 0)");
+		return -1;
+	}
+	return 0;
+}
+
+/* bonnie++ 1.98's CSV: the fields with a rate, by position. */
+static const struct { int field; const char *name; } bonnie_fields[] = {
+	{ 11, "put_block_kib_per_second" }, { 13, "rewrite_kib_per_second" },
+	{ 17, "get_block_kib_per_second" }, { 19, "seeks_per_second" },
+	{ 26, "seq_create_per_second" }, { 28, "seq_stat_per_second" },
+	{ 30, "seq_delete_per_second" }, { 32, "ran_create_per_second" },
+	{ 34, "ran_stat_per_second" }, { 36, "ran_delete_per_second" },
+	{ -1, NULL }
+};
+
+/* ... and its latencies ("19513us", "2ms"), there even when a phase was
+ * too fast for a rate ("+++++"). */
+static const struct { int field; const char *name; } bonnie_lat[] = {
+	{ 39, "put_block_latency_us" }, { 40, "rewrite_latency_us" },
+	{ 42, "get_block_latency_us" }, { 43, "seeks_latency_us" },
+	{ 44, "seq_create_latency_us" }, { 45, "seq_stat_latency_us" },
+	{ 46, "seq_delete_latency_us" }, { 47, "ran_create_latency_us" },
+	{ 48, "ran_stat_latency_us" }, { 49, "ran_delete_latency_us" },
+	{ -1, NULL }
+};
+
+/* The text of CSV field k of line (NUL-terminated in out); -1 if none. */
+static int csv_field(const char *line, int k, char *out, size_t n)
+{
+	const char *f = line;
+	size_t len;
+	int i;
+
+	for (i = 0; i < k && f; i++) {
+		f = strpbrk(f, ",\n");
+		f = f && *f == ',' ? f + 1 : NULL;
+	}
+	if (!f)
+		return -1;
+	len = strcspn(f, ",\n");
+	if (!len || len >= n)
+		return -1;
+	memcpy(out, f, len);
+	out[len] = 0;
+	return 0;
+}
+
+int expw_parse_bonnie(const char *csv, struct exp_run *run, char *why,
+		      size_t len)
+{
+	const char *line = NULL, *p;
+	char field[64];
+	int i, any = 0;
+
+	/* the last line that starts with a format version */
+	for (p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+							NULL)
+		if (!strncmp(p, "1.9", 3))
+			line = p;
+	if (!line) {
+		snprintf(why, len, "bonnie++ printed no CSV line (format "
+			 "1.9x)");
+		return -1;
+	}
+	for (i = 0; bonnie_fields[i].name; i++) {
+		char *end;
+		double v;
+
+		if (csv_field(line, bonnie_fields[i].field, field,
+			      sizeof(field)))
+			continue;
+		v = strtod(field, &end);
+		if (end == field || *end)	/* "+++++": too fast */
+			continue;
+		expw_metric(run, bonnie_fields[i].name, v, 1);
+		any = 1;
+	}
+	for (i = 0; bonnie_lat[i].name; i++) {
+		char *end;
+		double v;
+
+		if (csv_field(line, bonnie_lat[i].field, field, sizeof(field)))
+			continue;
+		v = strtod(field, &end);
+		if (end == field || (strcmp(end, "us") && strcmp(end, "ms") &&
+				     strcmp(end, "s")))
+			continue;
+		v *= !strcmp(end, "ms") ? 1e3 : !strcmp(end, "s") ? 1e6 : 1;
+		expw_metric(run, bonnie_lat[i].name, v, 0);
+		any = 1;
+	}
+	if (!any) {
+		snprintf(why, len, "bonnie++'s CSV line holds no rate and no "
+			 "latency");
+		return -1;
+	}
+	return 0;
+}
+
+int expw_parse_dbench(const char *text, struct exp_run *run, char *why,
+		      size_t len)
+{
+	const char *p = text ? strstr(text, "Throughput ") : NULL;
+	const char *l;
+	double mb, lat;
+
+	if (!p || sscanf(p, "Throughput %lf MB/sec", &mb) != 1) {
+		snprintf(why, len, "dbench printed no \"Throughput ... "
+			 "MB/sec\" line");
+		return -1;
+	}
+	expw_metric(run, "mb_per_second", mb, 1);
+	l = strstr(p, "max_latency=");
+	if (l && sscanf(l, "max_latency=%lf", &lat) == 1)
+		expw_metric(run, "max_latency_ms", lat, 0);
+	return 0;
+}
