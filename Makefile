@@ -22,7 +22,7 @@ DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
-	     groff-base man-db
+	     groff-base man-db python3 python3-jsonschema
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
