@@ -6,6 +6,7 @@
 #include "fs_source.h"
 #include "journal_ext.h"
 #include "live.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 #include "undo_guard.h"
@@ -410,6 +411,8 @@ errcode_t session_close(struct session *s)
 			err = e;
 		}
 	}
+	ldf_plan_free(s->live_plan);
+	s->live_plan = NULL;
 	live_free(s->live);
 	s->live = NULL;
 	free(s->device);

@@ -28,6 +28,7 @@ struct owner_index;	/* core/model/owner.c */
 struct plan;		/* core/plan/plan.h: the editor's current plan */
 struct live_info;	/* core/live/live.c */
 struct undo_guard;	/* core/plan/undo_guard.h */
+struct ldf_plan;	/* core/live/live_defrag.h */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -49,6 +50,8 @@ struct session {
 	bool plan_only;		/* `plan OP`: build and show, never apply */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live/live.h) */
+	struct ldf_plan *live_plan;	/* live defrag's current plan (its
+					 * donors held open), or NULL */
 	int failed;		/* any command failed (for the exit status) */
 	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
 	ext2_extent_handle_t extent;
