@@ -10,11 +10,19 @@
 #   make bench      the performance harness: bench/run.sh -> bench/RESULTS.md
 #   make index      INDEX.md: request -> file -> help page -> tests
 #   make deps       apt-get what the build and tests need (when missing)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= BINDIR=$(PREFIX)/sbin
+#                   MANDIR=$(PREFIX)/share/man MANSECT=8 (e2fsprogs's places)
+#   make uninstall  removes what install installed (same variables)
+#   CPPFLAGS, CFLAGS and LDFLAGS are used as given (dpkg-buildflags)
 
 BUILD	?= build
 SAN	?=
 PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/sbin
+MANSECT	?= 8
+MANDIR	?= $(PREFIX)/share/man
+DOCDIR	?= $(PREFIX)/share/doc/e2layout
+COMPDIR	?= $(PREFIX)/share/bash-completion/completions
 CC	?= cc
 
 PKGS_CORE := ext2fs e2p com_err blkid libtracefs libtraceevent
@@ -23,7 +31,7 @@ DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
 	     libtracefs-dev libtraceevent-dev fio bonnie++ dbench \
-	     groff-base man-db
+	     groff-base man-db python3 python3-jsonschema
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -81,7 +89,7 @@ TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan compat compat-calls bench install \
-	clean index check-deps lint golden-update \
+	uninstall clean index check-deps lint golden-update \
 	unit-tests test-images fuzz fuzz-build
 all: $(BIN) $(DEPS_OK)
 
@@ -108,7 +116,7 @@ $(CORE_LIB) $(DFS_LIB) $(LABS_LIB):
 	ar rcs $@ $^
 
 $(BIN): $(FRONT_OBJ) $(E2L_LINK)
-	$(CC) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(E2L_LINK) $(CORE_LIBS) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(E2L_LINK) $(CORE_LIBS) \
 		$(TUI_LIBS) $(RL_LIBS)
 
 # The layering rule (tests/lib/check_deps.sh): core uses nothing of
@@ -232,16 +240,32 @@ deps:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "all build and test dependencies are installed"; fi
 
-$(BUILD)/e2layout.1: $(BIN)
+# the page's section follows MANSECT (e2fsprogs's tools are in section 8)
+$(BUILD)/e2layout.$(MANSECT): $(BIN)
 	@mkdir -p $(dir $@)
-	./$(BIN) --man > $@
+	$(abspath $(BIN)) --man > $@.tmp
+	sed '1s/^\.TH E2LAYOUT 1 /.TH E2LAYOUT $(MANSECT) /' $@.tmp > $@
+	rm -f $@.tmp
 
-install: $(BIN) $(BUILD)/e2layout.1
-	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/e2layout
-	install -D -m 644 $(BUILD)/e2layout.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/e2layout.1
+SCHEMAS := $(sort $(wildcard help/schema/*.json help/schema/result/*.json))
+
+install: $(BIN) $(BUILD)/e2layout.$(MANSECT)
+	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/e2layout
+	install -D -m 644 $(BUILD)/e2layout.$(MANSECT) \
+		$(DESTDIR)$(MANDIR)/man$(MANSECT)/e2layout.$(MANSECT)
 	install -D -m 644 help/e2layout.bash-completion \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/e2layout
+		$(DESTDIR)$(COMPDIR)/e2layout
+	for f in $(SCHEMAS:help/schema/%=%); do \
+		install -D -m 644 help/schema/$$f $(DESTDIR)$(DOCDIR)/schema/$$f \
+		|| exit 1; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/e2layout \
+		$(DESTDIR)$(MANDIR)/man$(MANSECT)/e2layout.$(MANSECT) \
+		$(DESTDIR)$(COMPDIR)/e2layout \
+		$(addprefix $(DESTDIR)$(DOCDIR)/schema/,$(SCHEMAS:help/schema/%=%))
+	-rmdir $(DESTDIR)$(DOCDIR)/schema/result $(DESTDIR)$(DOCDIR)/schema \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build build-asan e2layout

@@ -16,8 +16,7 @@
 #include "man.h"
 #include "shell.h"
 #include "tui.h"
-
-#define E2LAYOUT_VERSION "0.1.0"
+#include "version.h"
 
 /* Exit statuses. */
 #define EXIT_OK		0

@@ -4,6 +4,7 @@
 #include "help.h"
 #include "lab.h"
 #include "man.h"
+#include "version.h"
 
 #include <string.h>
 
@@ -63,7 +64,8 @@ void help_write_man(struct sink *out)
 	const struct help_doc *d;
 	const char *doc;
 
-	out_printf(out, ".TH E2LAYOUT 1 \"\" \"e2layout\" \"User Commands\"\n"
+	out_printf(out, ".TH E2LAYOUT 1 \"" E2LAYOUT_DATE "\" \"e2layout "
+			E2LAYOUT_VERSION "\" \"User Commands\"\n"
 			".SH NAME\ne2layout \\- see and change where "
 			"everything lives on an ext2/ext3/ext4 filesystem\n"
 			".SH SYNOPSIS\n"
@@ -175,6 +177,39 @@ void help_write_man(struct sink *out)
 			"when one failed, 2 for a usage error, 3 when the "
 			"device could not be opened.  As debugfs: debugfs's "
 			"(0 after a failed request; see DEBUGFS).\n"
+			".SH EXAMPLES\n"
+			".nf\n"
+			"e2layout fs.img                        \\(em the inspector\n"
+			"e2layout \\-R groups fs.img\n"
+			"e2layout \\-\\-json \\-R \"frag \\-\\-top 5\" fs.img | jq .result\n"
+			"e2layout \\-R \"defrag /var/log/big\" fs.img    \\(em plan only\n"
+			"e2layout \\-w \\-R \"defrag /var/log/big\" fs.img \\(em plan, apply\n"
+			"e2undo e2layout\\-fs.img\\-20261202\\-120000.e2undo fs.img\n"
+			".fi\n"
+			".SH ENVIRONMENT\n"
+			".TP\n.B NO_COLOR\nWhen set and not empty, the TUI uses no "
+			"colour (letters and glyphs only).\n"
+			".TP\n.B E2L_THEME\nThe TUI's colour theme: dark "
+			"(the default) or light.\n"
+			".TP\n.B E2LAYOUT_UNDO_DIR\nWhere undo files are "
+			"made when \\-z is not given.\n"
+			".TP\n.B E2LAYOUT_STATE_DIR\nWhere \\fBalloc set\\fR "
+			"keeps the tunables it changed (else "
+			"$XDG_RUNTIME_DIR/e2layout, else /run/e2layout).\n"
+			".TP\n.B E2LAYOUT_E2FSCK\nThe e2fsck to run before "
+			"and after a plan (else e2fsck on PATH).\n"
+			".SH FILES\n"
+			".TP\n.I ~/.e2layout_history\nThe shell's history.\n"
+			".TP\n.I IMAGEDIR/e2layout\\-NAME\\-YYYYMMDD\\-HHMMSS.e2undo\n"
+			"The undo file of an applied plan: beside an image, in "
+			"/var/tmp for a device (or $E2LAYOUT_UNDO_DIR); "
+			"replay it with e2undo(8).\n"
+			".TP\n.I /run/e2layout/DEVICE.tunables\nThe allocator "
+			"tunables \\fBalloc set\\fR changed, for "
+			"\\fBalloc revert\\fR.\n"
 			".SH SEE ALSO\n.BR debugfs (8),\n.BR dumpe2fs (8),\n"
-			".BR e2fsck (8),\n.BR e2undo (8),\n.BR e2freefrag (8)\n");
+			".BR e2fsck (8),\n.BR e2undo (8),\n.BR e2freefrag (8),\n"
+			".BR filefrag (8),\n.BR e4defrag (8),\n"
+			".BR tune2fs (8),\n.BR e2image (8),\n"
+			".BR mke2fs (8)\n");
 }

@@ -214,17 +214,63 @@ void sink_stream_end(struct sink *sk, FILE *f, char **bufp, size_t *lenp)
 
 /* ---- JSON ---- */
 
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 when p starts none.
+ */
+static int utf8_seq_len(const unsigned char *p)
+{
+	unsigned int cp;
+	int n, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	cp = p[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * File names are bytes, JSON strings are Unicode: well-formed UTF-8 is
+ * copied as it is, and every byte that is not part of it is written as the
+ * lone surrogate "\udcXX" (XX the byte, 80-ff), the scheme of Python's
+ * "surrogateescape" error handler.  UTF-8 never encodes a surrogate, so the
+ * escape is unambiguous and reversible (help json).
+ */
 void json_quote(struct strbuf *sb, const char *val)
 {
 	const unsigned char *p = (const unsigned char *)(val ? val : "");
+	int n;
 
 	strbuf_add(sb, "\"", 1);
-	for (; *p; p++) {
+	while (*p) {
 		const unsigned char *run = p;
 
 		/* Plain characters go in as one run (keeps big outputs fast). */
-		while (*p >= 0x20 && *p != 0x7f && *p != '"' && *p != '\\')
-			p++;
+		for (;;) {
+			if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+				n = 1;
+			else if (*p >= 0x80)
+				n = utf8_seq_len(p);
+			else
+				n = 0;
+			if (!n)
+				break;
+			p += n;
+		}
 		if (p > run)
 			strbuf_add(sb, (const char *)run, p - run);
 		if (!*p)
@@ -246,11 +292,12 @@ void json_quote(struct strbuf *sb, const char *val)
 			strbuf_add(sb, "\\r", 2);
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				strbuf_printf(sb, "\\u%04x", *p);
+			if (*p >= 0x80)	/* not UTF-8: surrogate-escaped */
+				strbuf_printf(sb, "\\udc%02x", *p);
 			else
-				strbuf_add(sb, (const char *)p, 1);
+				strbuf_printf(sb, "\\u%04x", *p);
 		}
+		p++;
 	}
 	strbuf_add(sb, "\"", 1);
 }
@@ -393,12 +440,13 @@ void sink_command_begin(struct sink *sk, int argc, char **argv)
 	sk->in_command = 1;
 }
 
-/* {"command":..,"args":[..] */
+/* {"format_version":N,"command":..,"args":[..] */
 static void doc_head(struct strbuf *doc, int argc, char **argv)
 {
 	int i;
 
-	strbuf_add(doc, "{\"command\":", 11);
+	strbuf_printf(doc, "{\"format_version\":%d,\"command\":",
+		      SINK_JSON_FORMAT_VERSION);
 	json_quote(doc, argc > 0 ? argv[0] : "");
 	strbuf_add(doc, ",\"args\":[", 9);
 	for (i = 1; i < argc; i++) {
@@ -444,7 +492,7 @@ void json_flush(struct sink *sk)
 }
 
 /*
- * Emits {"command":..,"args":[..],"status":N,"result":{..}|null,
+ * Emits {"format_version":1,"command":..,"args":[..],"status":N,"result":{..}|null,
  * "text":".."|null,"errors":[..]} on one line (after json_flush: the same
  * members with "status" after "result").
  */

@@ -28,6 +28,9 @@ enum sink_mode { SINK_TEXT, SINK_JSON };
 enum sink_chan { SINK_OUT, SINK_ERR };
 
 #define SINK_JSON_DEPTH 64
+/* The "format_version" member of every JSON document: raised when a
+ * published member changes meaning or is removed (help json). */
+#define SINK_JSON_FORMAT_VERSION 1
 
 /*
  * A sink.  In text mode, out_printf() text goes straight to write().  In JSON
@@ -129,7 +132,8 @@ void json_raw(struct sink *sk, const char *text, size_t len);
  */
 void json_flush(struct sink *sk);
 
-/* Appends val to sb as a JSON string literal, quotes included. */
+/* Appends val to sb as a JSON string literal, quotes included; bytes that
+ * are not UTF-8 become "\udcXX" surrogate escapes (reversible). */
 void json_quote(struct strbuf *sb, const char *val);
 
 #endif

@@ -42,9 +42,24 @@ done
 
 # The man page: complete, and roff that renders without warnings.
 man1=$tmp/e2layout.1
-"$E2LAYOUT" --man > "$man1" || check "--man failed"
-for s in NAME SYNOPSIS DESCRIPTION OPTIONS REQUESTS TOPICS LABS "EXIT STATUS" "SEE ALSO"; do
-	grep -q "^\.SH $s\$" "$man1" || check "man page lacks section $s"
+"$E2LAYOUT" --man > "$man1" || fail "--man failed"
+for s in NAME SYNOPSIS DESCRIPTION OPTIONS REQUESTS TOPICS LABS "EXIT STATUS" \
+	 EXAMPLES ENVIRONMENT FILES "SEE ALSO"; do
+	grep -q "^\.SH $s\$" "$man1" || fail "man page lacks section $s"
+done
+# the title line carries the release date and the version -V prints
+ver=$("$E2LAYOUT" -V | sed -n '1s/^e2layout \([^ ]*\).*/\1/p')
+grep -q "^\.TH E2LAYOUT 1 \"[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]\" \"e2layout $ver\" " "$man1" ||
+	fail "man page title lacks a date or version $ver: $(grep '^\.TH' "$man1")"
+for v in NO_COLOR E2L_THEME E2LAYOUT_UNDO_DIR E2LAYOUT_STATE_DIR E2LAYOUT_E2FSCK; do
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$man1" | grep -q "$v" ||
+		fail "ENVIRONMENT lacks $v"
+done
+for f in e2layout_history e2undo tunables; do
+	sed -n '/^\.SH FILES/,/^\.SH /p' "$man1" | grep -q "$f" || fail "FILES lacks $f"
+done
+for t in debugfs dumpe2fs e2fsck e2undo e2freefrag filefrag e4defrag tune2fs e2image; do
+	sed -n '/^\.SH SEE ALSO/,$p' "$man1" | grep -q "^\.BR $t (8)" || fail "SEE ALSO lacks $t(8)"
 done
 while read -r c; do
 	grep -q "^\.B $(printf '%s' "$c" | sed 's/-/\\\\-/g')" "$man1" || check "man page lacks $c"
