@@ -85,7 +85,7 @@ static int do_lsdel(struct session *s, int argc, char **argv)
 	}
 	if ((s->flags & SESSION_CATASTROPHIC) ||
 	    session_need(s, NEED_BLOCK_BITMAP)) {
-		out_error(o, argv[0], 0, "Filesystem bitmaps not loaded");
+		dfs_not_loaded(s, argv[0]);
 		return CMD_FAIL;
 	}
 	now = session_now(s);

@@ -24,7 +24,7 @@ static int do_dump_unused(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 	if ((s->flags & SESSION_CATASTROPHIC) ||
 	    session_need(s, NEED_BLOCK_BITMAP)) {
-		out_error(s->out, argv[0], 0, "Filesystem bitmaps not loaded");
+		dfs_not_loaded(s, argv[0]);
 		return CMD_FAIL;
 	}
 	fs = s->fs;

@@ -75,7 +75,7 @@ const struct cmd_entry cmd_defrag = {
 	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]",
 	.summary = "Plan moving a file's blocks into one contiguous run",
 	.options = "--goal --group --middle --start",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON | CMD_PLAN_OP,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,
 };

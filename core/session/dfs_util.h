@@ -19,10 +19,22 @@
 int dfs_args(struct session *s, int argc, char **argv, int min, int max,
 	     const char *cmd, const char *usage, int flags);
 
-/* Filesystem state checks, each printing debugfs's message on failure. */
+/* Filesystem state checks, each printing debugfs's message on failure and
+ * returning 1 (0 when met); the only copies of these messages (the
+ * dispatcher prints through them). */
 int dfs_check_open(struct session *s, const char *who);
 int dfs_check_rw(struct session *s, const char *who);
 int dfs_check_bitmaps(struct session *s, const char *who);
+/* Says "Filesystem bitmaps not loaded"; returns 1. */
+int dfs_not_loaded(struct session *s, const char *who);
+/* "Filesystem X is still open.  Close it first." when one is open. */
+int dfs_check_notopen(struct session *s, const char *who);
+/* The bitmaps need asks for (NEED_*_BITMAP) loaded: "not loaded" in
+ * catastrophic mode, the read's error when it fails. */
+int dfs_check_loaded(struct session *s, const char *who, unsigned need);
+/* "WHO: Usage: NAME USAGE", as debugfs's common_args_process says it. */
+void dfs_usage(struct session *s, const char *who, const char *name,
+	       const char *usage);
 
 /*
  * Turns "<ino>" or a path (relative to cwd, under root) into an inode
