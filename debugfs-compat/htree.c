@@ -228,7 +228,8 @@ static int do_htree(struct session *s, int argc, char **argv)
 	errcode_t err;
 	int ret = CMD_FAIL;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	if (dfs_read_inode(s, ino, &inode, argv[1]))
 		return CMD_FAIL;
@@ -293,9 +294,12 @@ const struct cmd_entry cmd_htree_dump = {
 	.synopsis = "htree_dump file",
 	.summary = "Dump the hash index of a directory",
 	.options = "--json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_OPEN_FIRST,
 	.complete = COMPLETE_PATH,
 	.run = do_htree,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 /* uuid_parse's format: 8-4-4-4-12 hex digits. */

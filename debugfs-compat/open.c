@@ -122,7 +122,7 @@ static int do_open(struct session *s, int argc, char **argv)
 		open_usage(s, argv[0]);
 		return CMD_FAIL;
 	}
-	if (dfs_args(s, argc, argv, 0, argc, argv[0], "", DFS_CHECK_NOTOPEN))
+	if (dfs_check_notopen(s, argv[0]))
 		return CMD_FAIL;
 	a.device = argv[optind];
 	return dfs_open_filesystem(s, &a) ? CMD_FAIL : CMD_OK;
@@ -176,8 +176,7 @@ static int do_set_current_time(struct session *s, int argc, char **argv)
 {
 	long long now;
 
-	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<time>", 0))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	now = dfs_parse_time(argv[1]);
 	if (now == -1) {
 		out_error(s->out, argv[0], 0,
@@ -196,6 +195,9 @@ const struct cmd_entry cmd_set_current_time = {
 	.synopsis = "set_current_time time",
 	.summary = "Set the time requests take as now (YYYYMMDD[HHMM[SS]], "
 		   "@SECONDS)",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS,
 	.run = do_set_current_time,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<time>",
 };

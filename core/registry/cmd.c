@@ -92,11 +92,8 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 
 	if ((c->flags & CMD_OPEN_FIRST) && dfs_check_open(s, who))
 		return 1;
-	if (c->usage && (argc < c->min_args || argc > c->max_args)) {
-		dfs_usage(s, who, c->usage_name ? c->usage_name : who,
-			  c->usage);
-		return 1;
-	}
+	if (c->usage && (argc < c->min_args || argc > c->max_args))
+		return cmd_usage(s, c, who) != CMD_OK;
 	if ((c->flags & CMD_NEEDS_NOFS) && dfs_check_notopen(s, who))
 		return 1;
 	/* the whole descriptor table in one read (one block at a time on
@@ -114,6 +111,18 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 	if (c->flags & CMD_NEEDS_IBITMAP)
 		need |= NEED_INODE_BITMAP;
 	return need ? dfs_check_loaded(s, who, need) : 0;
+}
+
+int cmd_usage(struct session *s, const struct cmd_entry *c, const char *who)
+{
+	const char *name = c->usage_name ? c->usage_name : who;
+	const char *usage = c->usage ? c->usage : "";
+
+	if (c->flags & CMD_USAGE_STDOUT)
+		out_printf(s->out, "%s: Usage: %s %s\n", who, name, usage);
+	else
+		dfs_usage(s, who, name, usage);
+	return CMD_FAIL;
 }
 
 const struct cmd_entry *cmd_lookup(int argc, char **argv, int *words)

@@ -28,6 +28,9 @@
 					   arguments (do_stat, do_blocks) */
 #define CMD_PLAN_OP		0x0800	/* builds a plan: `plan NAME ARGS`
 					   builds it without applying */
+#define CMD_USAGE_STDOUT	0x1000	/* the usage goes to standard output
+					   (debugfs's xattr requests printf
+					   it) */
 
 /* Handler status. */
 #define CMD_OK		0
@@ -84,6 +87,11 @@ const struct cmd_entry *cmd_lookup(int argc, char **argv, int *words);
  */
 int cmd_run_entry(struct session *s, const struct cmd_entry *c, int argc,
 		  char **argv);
+
+/* Prints c's declared usage for the name typed (who), for the handlers
+ * whose usage depends on what an argument says (mknod's type, ffb's "?").
+ * Returns CMD_FAIL. */
+int cmd_usage(struct session *s, const struct cmd_entry *c, const char *who);
 
 /*
  * Splits line into words as debugfs's request parser does (spaces and tabs

@@ -109,12 +109,9 @@ ext2_ino_t dfs_string_to_inode(struct session *s, const char *str)
 	return ino;
 }
 
-int dfs_inode_args(struct session *s, int argc, char **argv,
-		   ext2_ino_t *ino, int flags)
+int dfs_arg_inode(struct session *s, const char *arg, ext2_ino_t *ino)
 {
-	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<file>", flags))
-		return 1;
-	*ino = dfs_string_to_inode(s, argv[1]);
+	*ino = dfs_string_to_inode(s, arg);
 	return *ino ? 0 : 1;
 }
 
@@ -190,12 +187,6 @@ int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 {
 	int err;
 
-	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<block> [count]", 0))
-		return 1;
-	/* debugfs checks both bitmaps; the block commands read only one */
-	if ((s->flags & SESSION_CATASTROPHIC) ||
-	    session_need(s, NEED_BLOCK_BITMAP))
-		return dfs_not_loaded(s, argv[0]);
 	if (dfs_strtoblk(s, argv[0], argv[1], block))
 		return 1;
 	if (*block == 0) {

@@ -42,11 +42,13 @@ void dfs_usage(struct session *s, const char *who, const char *name,
  */
 ext2_ino_t dfs_string_to_inode(struct session *s, const char *str);
 
-/* The usual single "<file>" argument.  Returns 0 on success, 1 on error. */
-int dfs_inode_args(struct session *s, int argc, char **argv,
-		   ext2_ino_t *ino, int flags);
+/* An inode argument (<ino> or a path; its count is the entry's, checked by
+ * the dispatcher).  Returns 0 on success, 1 after saying why not. */
+int dfs_arg_inode(struct session *s, const char *arg, ext2_ino_t *ino);
 
-/* "<block> [count]" for testb/setb/freeb.  0 on success, 1 on error. */
+/* The "<block> [count]" of testb/setb/freeb, counted by the dispatcher
+ * (entries declare 2..3, "<block> [count]", the block bitmap): parsed as
+ * debugfs's common_block_args_process does.  0 on success, 1 on error. */
 int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 		   blk64_t *count);
 
