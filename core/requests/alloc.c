@@ -292,8 +292,9 @@ static int do_alloc(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_alloc = {
 	.name = "alloc",
-	.synopsis = "alloc watch [--seconds N] [--run CMD] | alloc tunables | "
-		    "alloc set NAME=VALUE... [--preview] | alloc revert",
+	.synopsis = "alloc watch [--seconds N] [--run COMMAND] [--limit N] "
+		    "[--top N] | alloc tunables | alloc set NAME=VALUE... "
+		    "[--preview] | alloc revert",
 	.summary = "Watch and tune the kernel's block allocator (live mode)",
 	.options = "watch tunables set revert --seconds --run --limit --top "
 		   "--preview",

@@ -72,7 +72,8 @@ static int do_defrag(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_defrag = {
 	.name = "defrag",
-	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]",
+	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G | --middle | "
+		    "--start]",
 	.summary = "Plan moving a file's blocks into one contiguous run",
 	.options = "--goal --group --middle --start",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON | CMD_PLAN_OP,
