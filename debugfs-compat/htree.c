@@ -452,10 +452,7 @@ static int do_dirsearch(struct session *s, int argc, char **argv)
 	struct ds_state st;
 	ext2_ino_t ino;
 
-	if (argc != 3) {
-		out_error(s->out, NULL, 0, "Usage: dirsearch dir filename");
-		return CMD_FAIL;
-	}
+	(void)argc;	/* counted by the dispatcher */
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
@@ -477,7 +474,11 @@ const struct cmd_entry cmd_dirsearch = {
 	.name = "dirsearch",
 	.synopsis = "dirsearch dir filename",
 	.summary = "Search a directory's blocks for a name",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_OPEN_FIRST | CMD_USAGE_BARE,
 	.complete = COMPLETE_PATH,
 	.run = do_dirsearch,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "dir filename",
+	.usage_name = "dirsearch",
 };

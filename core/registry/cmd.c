@@ -118,7 +118,9 @@ int cmd_usage(struct session *s, const struct cmd_entry *c, const char *who)
 	const char *name = c->usage_name ? c->usage_name : who;
 	const char *usage = c->usage ? c->usage : "";
 
-	if (c->flags & CMD_USAGE_STDOUT)
+	if (c->flags & CMD_USAGE_BARE)
+		out_error(s->out, NULL, 0, "Usage: %s %s", name, usage);
+	else if (c->flags & CMD_USAGE_STDOUT)
 		out_printf(s->out, "%s: Usage: %s %s\n", who, name, usage);
 	else
 		dfs_usage(s, who, name, usage);

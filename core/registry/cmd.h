@@ -31,6 +31,8 @@
 #define CMD_USAGE_STDOUT	0x1000	/* the usage goes to standard output
 					   (debugfs's xattr requests printf
 					   it) */
+#define CMD_USAGE_BARE		0x2000	/* the usage names no request first
+					   (debugfs's com_err(0, ...)) */
 
 /* Handler status. */
 #define CMD_OK		0
