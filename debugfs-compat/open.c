@@ -66,6 +66,12 @@ errcode_t dfs_open_filesystem(struct session *s,
 			session_close(s);
 			return e;
 		}
+		/* debugfs 1.47.0 leaves the data source at 1 KiB blocks, so
+		 * on other block sizes every data block it reads is the wrong
+		 * one (and its personality keeps that); e2layout reads them
+		 * at the filesystem's block size */
+		if (!s->debugfs)
+			io_channel_set_blksize(data_io, s->fs->blocksize);
 	}
 	return 0;
 }
@@ -132,8 +138,9 @@ static const char *const open_aliases[] = {"open", NULL};
 const struct cmd_entry cmd_open_filesys = {
 	.name = "open_filesys",
 	.aliases = open_aliases,
-	.synopsis = "open_filesys [-s superblock] [-b blocksize] [-c] [-w] "
-		    "[-i] [-f] [-e] [-D] [-d data_source] device",
+	.synopsis = "open_filesys [-s superblock -b blocksize] [-c] [-w] "
+		    "[-i] [-f] [-e] [-D] [-d data_source] [-z undo_file] "
+		    "device",
 	.summary = "Open a filesystem (after close)",
 	.options = "-s -b -c -w -i -f -e -D -d",
 	.flags = CMD_DEBUGFS,

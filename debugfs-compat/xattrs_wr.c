@@ -109,7 +109,8 @@ out:
 
 const struct cmd_entry cmd_ea_set = {
 	.name = "ea_set",
-	.synopsis = "ea_set [-f file] [-r] <file> <attr> [<value>]",
+	.synopsis = "ea_set [-r] <file> <attr> <value> | ea_set -f "
+		    "<value_file> [-r] <file> <attr>",
 	.summary = "Set an extended attribute of an inode",
 	.options = "-f -r",
 	/* counts after its options: checks the filesystem itself */

@@ -3,6 +3,7 @@
  * scan, key and mouse dispatch to the views, resize, search, and the text
  * dump for tests.  Drawing the frame is frame.c's. */
 #include "tui_int.h"
+#include "live_reread.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -196,6 +197,23 @@ void tui_live_refresh(struct tui *t)
 	t->live_at = mono_now();
 }
 
+errcode_t tui_live_reread(struct tui *t)
+{
+	errcode_t err = 0;
+	int changed = 0;
+
+	if (!t->s->live)
+		return 0;
+	/* the kernel writes descriptors and bitmaps as it goes: a handle
+	 * read once shows the state of when it was opened */
+	if (!t->s->extent)
+		err = live_reread(t->s, &changed);
+	if (changed)
+		tui_reload(t);
+	tui_live_refresh(t);
+	return err;
+}
+
 static void scan_start(struct tui *t)
 {
 	errcode_t err;
@@ -321,7 +339,7 @@ static void loop(struct tui *t)
 				dirty = 1;
 			if (t->s->live &&
 			    mono_now() - t->live_at >= TUI_LIVE_SECONDS) {
-				tui_live_refresh(t);
+				tui_live_reread(t);
 				dirty = 1;
 			}
 			continue;

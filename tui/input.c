@@ -132,9 +132,14 @@ static void global_action(struct tui *t, enum tui_action a)
 				    "mounted");
 			break;
 		}
-		tui_live_refresh(t);
-		tui_message(t, 0, "kernel view read again (\":live status\" "
-			    "and \":live groups\" compare it with the disk)");
+		if (tui_live_reread(t))
+			tui_message(t, 1, "the kernel view was read again, "
+				    "but not the disk: reopening %s failed",
+				    t->s->device);
+		else
+			tui_message(t, 0, "disk and kernel views read again "
+				    "(\":live status\" and \":live groups\" "
+				    "compare them)");
 		break;
 	case ACT_ALLOC:
 		tui_alloc_toggle(t);

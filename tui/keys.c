@@ -50,7 +50,7 @@ const struct tui_key tui_global_keys[] = {
 	{'m', "m", ACT_SHOW_MAP, "show the selection on the group map"},
 	{'\'', "'", ACT_JUMP_BACK, "jump back to where the last jump started"},
 	{'t', "t", ACT_THEME, "next colour theme (dark, light)"},
-	{'r', "r F5", ACT_LIVE_REFRESH, "live mode: read the kernel's view again (also every 5 s)"},
+	{'r', "r F5", ACT_LIVE_REFRESH, "live mode: read the disk and the kernel's view again (also every 5 s)"},
 	{KEY_F(5), NULL, ACT_LIVE_REFRESH, NULL},
 	{'a', "a", ACT_ALLOC, "live mode: record allocations, lit on the maps (a again stops)"},
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},

@@ -200,6 +200,9 @@ extern const struct tui_view *const tui_views[TUI_NVIEWS];
 
 /* Live mode: rereads the kernel's and the disk's free counts. */
 void tui_live_refresh(struct tui *t);
+/* Live mode: reads the on-disk state again (a new libext2fs handle when
+ * it changed: every view reloads) and then the kernel's counts. */
+errcode_t tui_live_reread(struct tui *t);
 
 /* frame.c: draws the whole screen (the frame and the current view). */
 void tui_draw(struct tui *t);

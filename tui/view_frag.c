@@ -33,6 +33,8 @@ static struct {
 	struct owner_run *runs;		/* the selected file's */
 	size_t nruns, frag;
 	ext2_ino_t runs_ino;
+	struct frag_special sp[FRAG_SPECIAL_MAX];	/* the journal... */
+	size_t nsp;
 } st;
 
 static const struct tui_key frag_keys[] = {
@@ -102,6 +104,8 @@ static void refresh_data(struct tui *t)
 			frag_files_release(&st.f);
 		st.ferr = frag_files_get(t->s, TOP_FILES, &st.f);
 		st.fok = !st.ferr;
+		if (frag_special_get(t->s, st.sp, &st.nsp))
+			st.nsp = 0;
 		if (st.fok)
 			qsort(st.f.worst, st.f.nworst, sizeof(*st.f.worst),
 			      cmp_files);
@@ -200,6 +204,20 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 		 "blocks", "extents", "ideal");
 	st.list_y = y + 2;
 	st.list_h = h - 2;
+	if (st.nsp && st.list_h > 3) {	/* the last line: special inodes */
+		char buf[512];
+		size_t k, o = 0;
+
+		st.list_h--;
+		buf[0] = 0;
+		for (k = 0; k < st.nsp && o < sizeof(buf); k++)
+			o += snprintf(buf + o, sizeof(buf) - o, "%s%s <%u> %llu "
+				      "extent%s", k ? ", " : "", st.sp[k].name,
+				      st.sp[k].f.ino,
+				      (unsigned long long)st.sp[k].f.extents,
+				      st.sp[k].f.extents == 1 ? "" : "s");
+		tui_text(t, y + h - 1, x, w, R_DIM, "special: %s", buf);
+	}
 	if (st.sel >= (long)st.f.nworst)
 		st.sel = st.f.nworst ? (long)st.f.nworst - 1 : 0;
 	if (st.sel < 0)

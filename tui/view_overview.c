@@ -2,6 +2,8 @@
  * features, mount and health state, counts, the journal's extent count, the
  * fragmentation score) above a small whole-device map with its legend. */
 #include "tui_int.h"
+#include "fs_probe.h"
+#include "live_reread.h"
 
 #include <e2p/e2p.h>
 #include <stdlib.h>
@@ -85,11 +87,12 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	char a[128], b[64], feat[1024], state[256];
 	blk64_t blocks = ext2fs_blocks_count(sb);
 	blk64_t freeb = ext2fs_free_blocks_count(sb);
+	__u64 freei;
 	int row = y, lh, mh;
 	size_t o = 0;
 
 	human(a, sizeof(a), (unsigned long long)blocks * fs->blocksize);
-	tui_text(t, row++, x, w, R_HEAD, "%s", t->s->device);
+	tui_text(t, row++, x, w, R_HEAD, "%s", session_name(t->s));
 	tui_text(t, row++, x, w, R_NORMAL, "size %s: %llu blocks of %u "
 		 "bytes%s, %u inodes of %u bytes, label \"%.16s\"", a,
 		 (unsigned long long)blocks, fs->blocksize,
@@ -113,18 +116,24 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 			      " read-only" : "");
 	else
 		o += snprintf(state + o, sizeof(state) - o, ", not mounted");
-	snprintf(state + o, sizeof(state) - o, "; opened %s",
-		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only");
+	snprintf(state + o, sizeof(state) - o, "; opened %s%s",
+		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only",
+		 fs_probe_metadata_only(fs) ? "; an e2image file: metadata "
+		 "only, no file, directory or journal block content" : "");
 	tui_text(t, row++, x, w,
 		 (sb->s_state & EXT2_ERROR_FS) ? R_ERROR : R_NORMAL,
 		 "state: %s", state);
+	freei = sb->s_free_inodes_count;
+	if (t->s->live)	/* the superblock's totals lag on a mount */
+		live_desc_free(fs, &freeb, &freei);
 	human(a, sizeof(a), (unsigned long long)freeb * fs->blocksize);
 	tui_text(t, row++, x, w, R_NORMAL, "blocks: %llu free (%s, %.1f%%), "
-		 "%llu reserved;  inodes: %u free of %u",
+		 "%llu reserved;  inodes: %llu free of %u%s",
 		 (unsigned long long)freeb, a,
 		 blocks ? freeb * 100.0 / blocks : 0.0,
 		 (unsigned long long)ext2fs_r_blocks_count(sb),
-		 sb->s_free_inodes_count, sb->s_inodes_count);
+		 (unsigned long long)freei, sb->s_inodes_count,
+		 t->s->live ? " (group descriptors)" : "");
 	tui_text(t, row++, x, w, R_NORMAL, "groups: %u of %u blocks, %u "
 		 "inodes each;  flex groups: %lu of %lu groups",
 		 fs->group_desc_count, sb->s_blocks_per_group,
@@ -162,7 +171,7 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	mapw_legend(t, y + h - lh, x, w, 1);
 	snprintf(t->status, sizeof(t->status), "%s  |  %llu blocks per "
 		 "cell; click a cell or press 2 for the group map",
-		 t->s->device, (unsigned long long)m.bpc);
+		 session_name(t->s), (unsigned long long)m.bpc);
 }
 
 static int overview_key(struct tui *t, enum tui_action a, int ch)

@@ -1,8 +1,11 @@
-/* trace.c - the ext4 allocator tracepoints of one device, recorded in a
- * private tracefs instance (instances/e2layout-PID), read back and parsed:
- * allocations with their goals, and mark_inode_dirty counted per inode. */
+/* trace.c - the ext4 allocator tracepoints of one device: allocations with
+ * their goals recorded in a private tracefs instance (instances/e2layout-
+ * PID), read back and parsed; the totals and mark_inode_dirty per inode and
+ * caller counted in the kernel (kcount.c), or from the stream without it. */
 #include "trace.h"
+#include "trace_count.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +23,13 @@ static const char *const events[] = {
 	"ext4_mballoc_alloc", "ext4_mballoc_prealloc", "ext4_request_blocks",
 	"ext4_allocate_blocks", "ext4_mark_inode_dirty", NULL
 };
+
+/* Counted in the kernel when it can: then left out of the stream. */
+static int counted_event(const char *ev)
+{
+	return !strcmp(ev, "ext4_mark_inode_dirty") ||
+	       !strcmp(ev, "ext4_request_blocks");
+}
 
 static const char *tracefs_root(void)
 {
@@ -97,8 +107,15 @@ static void events_off(const char *dir)
 errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 		      size_t len)
 {
+	return trace_start_opts(ts, kdev, NULL, why, len);
+}
+
+errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
+			   const struct trace_opts *opts, char *why,
+			   size_t len)
+{
 	const char *root;
-	char f[128], filt[64];
+	char f[128], filt[64], kb[32];
 	errcode_t err;
 	int i;
 
@@ -117,9 +134,23 @@ errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 	}
 	ts->active = 1;
 	put(ts->dir, "tracing_on", "0");
-	put(ts->dir, "buffer_size_kb", "8192");	/* per CPU; ours alone */
+	snprintf(kb, sizeof(kb), "%u", opts && opts->buffer_kb ?
+		 opts->buffer_kb : TRACE_BUFFER_KB);
+	err = put(ts->dir, "buffer_size_kb", kb);	/* per CPU; ours */
+	if (err) {
+		snprintf(why, len, "cannot set a %s KiB trace buffer in %s: %s",
+			 kb, ts->dir, strerror(err));
+		goto fail;
+	}
+	if (!opts || !opts->no_counters)
+		trace_counters_open(ts, root, kdev);
+	else
+		snprintf(ts->why_uncounted, sizeof(ts->why_uncounted),
+			 "--from-stream asked for the event stream alone");
 	snprintf(filt, sizeof(filt), "dev == %llu", (unsigned long long)kdev);
 	for (i = 0; events[i]; i++) {
+		if (ts->counting && counted_event(events[i]))
+			continue;
 		snprintf(f, sizeof(f), "events/ext4/%s/filter", events[i]);
 		err = put(ts->dir, f, filt);
 		if (!err) {
@@ -130,18 +161,29 @@ errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 		if (err) {
 			snprintf(why, len, "cannot enable ext4:%s in %s: %s",
 				 events[i], ts->dir, strerror(err));
-			events_off(ts->dir);
-			rmdir(ts->dir);
-			ts->active = 0;
-			return err;
+			goto fail;
 		}
 	}
 	return put(ts->dir, "tracing_on", "1");
+fail:
+	trace_counters_close(ts);
+	events_off(ts->dir);
+	rmdir(ts->dir);
+	ts->active = 0;
+	return err;
 }
 
 /* --- parsing --- */
 
-static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
+static size_t dirty_hash(__u64 ino, __u64 ip, size_t mask)
+{
+	return (size_t)(((ino * 0x9E3779B97F4A7C15ULL) ^ ip) & mask);
+}
+
+/* The slot of (ino, ip) in the stream's table; caller (may be NULL) is
+ * the name the stream printed, kept with a new slot. */
+static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino,
+				      __u64 ip, const char *caller)
 {
 	size_t i, mask;
 
@@ -154,8 +196,8 @@ static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
 		for (j = 0; j < r->dcap; j++) {
 			if (!r->dirty[j].count)
 				continue;
-			i = (r->dirty[j].ino * 0x9E3779B97F4A7C15ULL) &
-			    (ncap - 1);
+			i = dirty_hash(r->dirty[j].ino, r->dirty[j].ip,
+				       ncap - 1);
 			while (nd[i].count)
 				i = (i + 1) & (ncap - 1);
 			nd[i] = r->dirty[j];
@@ -165,11 +207,15 @@ static struct trace_dirty *dirty_slot(struct trace_rec *r, __u64 ino)
 		r->dcap = ncap;
 	}
 	mask = r->dcap - 1;
-	i = (ino * 0x9E3779B97F4A7C15ULL) & mask;
-	while (r->dirty[i].count && r->dirty[i].ino != ino)
+	i = dirty_hash(ino, ip, mask);
+	while (r->dirty[i].count &&
+	       (r->dirty[i].ino != ino || r->dirty[i].ip != ip))
 		i = (i + 1) & mask;
 	if (!r->dirty[i].count) {
 		r->dirty[i].ino = ino;
+		r->dirty[i].ip = ip;
+		snprintf(r->dirty[i].caller, sizeof(r->dirty[i].caller), "%s",
+			 caller ? caller : "");
 		r->ndirty++;
 	}
 	return &r->dirty[i];
@@ -193,11 +239,20 @@ static void parse_line(struct trace_rec *r, const char *line,
 	p += 2;
 	if (!strncmp(ev, "ext4_mark_inode_dirty:", 22)) {
 		struct trace_dirty *d;
+		const char *c = strstr(p, " caller ");
+		char name[TRACE_CALLER_LEN] = "";
+		__u64 h = 0;
 
 		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1)
 			return;
+		/* "caller ext4_dirty_inode+0x57/0x90": the function's name,
+		 * keyed by its hash (the stream prints no address) */
+		if (c && sscanf(c, " caller %47[^+ \n]", name) == 1)
+			for (i = 0, h = 1469598103934665603ULL; name[i]; i++)
+				h = (h ^ (unsigned char)name[i]) *
+				    1099511628211ULL;
 		r->dirty_events++;
-		d = dirty_slot(r, ino);
+		d = dirty_slot(r, ino, h, name[0] ? name : NULL);
 		if (d)
 			d->count++;
 	} else if (!strncmp(ev, "ext4_request_blocks:", 20)) {
@@ -232,6 +287,8 @@ static void parse_line(struct trace_rec *r, const char *line,
 		struct trace_alloc *a;
 		const char *q = strstr(p, " len ");
 
+		const char *fl = strstr(p, " flags ");
+
 		if (sscanf(p, "dev %*d,%*d ino %llu", &ino) != 1 || !q ||
 		    sscanf(q, " len %u block %llu lblk %u goal %llu", &len,
 			   &block, &lblk, &goal) != 4)
@@ -252,6 +309,11 @@ static void parse_line(struct trace_rec *r, const char *line,
 		a->block = block;
 		a->lblk = lblk;
 		a->goal = goal;
+		if (fl && fl < q) {
+			const char *hd = strstr(fl, "HINT_DATA");
+
+			a->data = hd && hd < q;
+		}
 		for (i = 0; i < *npend; i++) {
 			if (pend[i].ino != ino)
 				continue;
@@ -274,11 +336,125 @@ static int by_count(const void *x, const void *y)
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
+/* Events the ring buffer overwrote or dropped, over every CPU. */
+static unsigned long lost_events(const char *dir)
+{
+	char p[PATH_MAX + 64], line[128];
+	unsigned long total = 0, n;
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/per_cpu", dir);
+	d = opendir(p);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "cpu", 3))
+			continue;
+		snprintf(p, sizeof(p), "%s/per_cpu/%s/stats", dir, e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "overrun: %lu", &n) == 1 ||
+			    sscanf(line, "dropped events: %lu", &n) == 1)
+				total += n;
+		fclose(f);
+	}
+	closedir(d);
+	return total;
+}
+
+static int by_ino(const void *x, const void *y)
+{
+	const struct trace_inode *a = x, *b = y;
+
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+static int by_allocs_desc(const void *x, const void *y)
+{
+	const struct trace_inode *a = x, *b = y;
+
+	if (a->allocs != b->allocs)
+		return a->allocs < b->allocs ? 1 : -1;
+	return by_ino(x, y);
+}
+
+/* Without kernel counters: the totals and the allocations by inode from
+ * the allocations the stream holds. */
+static void inodes_from_stream(struct trace_rec *r)
+{
+	size_t i, j;
+
+	r->alloc_events = r->nallocs;
+	r->alloc_blocks = 0;
+	r->inodes = calloc(r->nallocs ? r->nallocs : 1, sizeof(*r->inodes));
+	for (i = 0; i < r->nallocs; i++) {
+		r->alloc_blocks += r->allocs[i].len;
+		if (r->inodes)
+			r->inodes[i] = (struct trace_inode){r->allocs[i].ino,
+							     1,
+							     r->allocs[i].len};
+	}
+	if (!r->inodes || !r->nallocs)
+		return;
+	qsort(r->inodes, r->nallocs, sizeof(*r->inodes), by_ino);
+	for (i = j = 0; i < r->nallocs; i++) {
+		if (j && r->inodes[j - 1].ino == r->inodes[i].ino) {
+			r->inodes[j - 1].allocs++;
+			r->inodes[j - 1].blocks += r->inodes[i].blocks;
+		} else {
+			r->inodes[j++] = r->inodes[i];
+		}
+	}
+	r->ninodes = j;
+	qsort(r->inodes, j, sizeof(*r->inodes), by_allocs_desc);
+}
+
+/* The end shared by trace_stop and trace_finish: the kernel's counts, the
+ * losses, the instance removed, rec->dirty sorted. */
+static errcode_t finish(struct trace_session *ts, struct trace_rec *r,
+			errcode_t err)
+{
+	size_t i, j;
+
+	r->lost = lost_events(ts->dir);
+	events_off(ts->dir);
+	if (ts->pipe_open) {
+		close(ts->pipe_fd);
+		ts->pipe_open = 0;
+	}
+	if (rmdir(ts->dir) && !err)
+		err = errno;
+	ts->active = 0;
+	if (ts->counting) {
+		errcode_t e = trace_counters_read(ts, r);
+
+		if (e && !err)
+			err = e;
+	} else {
+		inodes_from_stream(r);
+		snprintf(r->why_uncounted, sizeof(r->why_uncounted), "%s",
+			 ts->why_uncounted);
+	}
+	trace_counters_close(ts);
+	/* compact the hash table and sort it */
+	for (i = j = 0; i < r->dcap; i++)
+		if (r->dirty[i].count)
+			r->dirty[j++] = r->dirty[i];
+	if (j)
+		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
+	r->ndirty = j;
+	return err;
+}
+
 errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 {
 	char p[PATH_MAX + 16];
 	struct trace_pending pend[TRACE_PENDING];
-	size_t npend = 0, i, j;
+	size_t npend = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	errcode_t err = 0;
@@ -297,33 +473,30 @@ errcode_t trace_stop(struct trace_session *ts, struct trace_rec *r)
 	if (!f) {
 		err = errno;
 	} else {
-		while (getline(&line, &cap, f) > 0) {
-			unsigned long in, written;
-
-			if (line[0] == '#') {
-				if (sscanf(line, "# entries-in-buffer/"
-					   "entries-written: %lu/%lu", &in,
-					   &written) == 2 && written > in)
-					r->lost = written - in;
-				continue;
-			}
-			parse_line(r, line, pend, &npend);
-		}
+		while (getline(&line, &cap, f) > 0)
+			if (line[0] != '#')
+				parse_line(r, line, pend, &npend);
 		free(line);
 		fclose(f);
 	}
-	events_off(ts->dir);
-	if (rmdir(ts->dir) && !err)
-		err = errno;
-	ts->active = 0;
-	/* compact the hash table and sort it */
-	for (i = j = 0; i < r->dcap; i++)
-		if (r->dirty[i].count)
-			r->dirty[j++] = r->dirty[i];
-	if (j)
-		qsort(r->dirty, j, sizeof(*r->dirty), by_count);
-	r->ndirty = j;
-	return err;
+	return finish(ts, r, err);
+}
+
+errcode_t trace_finish(struct trace_session *ts, struct trace_rec *r)
+{
+	size_t before;
+	errcode_t err = 0;
+
+	if (!ts->active)
+		return EINVAL;
+	put(ts->dir, "tracing_on", "0");
+	do {
+		before = r->nallocs + r->requests + r->mballoc + r->prealloc +
+			 r->dirty_events;
+		err = trace_poll(ts, r, 1 << 20);
+	} while (!err && before != r->nallocs + r->requests + r->mballoc +
+		 r->prealloc + r->dirty_events);
+	return finish(ts, r, err);
 }
 
 /* Parses the complete lines of ts->line, keeping a partial last one. */
@@ -385,6 +558,7 @@ void trace_rec_free(struct trace_rec *r)
 {
 	free(r->allocs);
 	free(r->dirty);
+	free(r->inodes);
 	memset(r, 0, sizeof(*r));
 }
 

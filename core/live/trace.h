@@ -1,12 +1,15 @@
 /* trace.h - recording the ext4 block allocator of one device through the
- * kernel's ext4 tracepoints, in a private tracefs instance (the global
- * tracing state is left alone; the instance is removed afterwards). */
+ * kernel's ext4 tracepoints: each allocation through a private tracefs
+ * instance (the global tracing state is left alone; the instance is removed
+ * afterwards), and exact totals counted in the kernel (kcount.h). */
 #ifndef E2L_TRACE_H
 #define E2L_TRACE_H
 
 #include <ext2fs/ext2fs.h>
 #include <limits.h>
 #include <stddef.h>
+
+#include "kcount.h"
 
 /* One block allocation (ext4_allocate_blocks) and what mballoc said. */
 struct trace_alloc {
@@ -16,23 +19,56 @@ struct trace_alloc {
 	int mb;			/* an ext4_mballoc_* record preceded it */
 	int prealloc;		/* served from a preallocation */
 	unsigned scanned;	/* groups mballoc scanned */
+	int data;		/* asked for as file data (HINT_DATA): the
+				 * rest are metadata, such as extent-tree
+				 * blocks (logical 0, length 1) */
 	char cr[32];		/* mballoc's criterion, "" when unknown */
 };
 
+/* mark_inode_dirty hits of one inode from one caller: ip is its address
+ * when counted in the kernel (0: unknown); from the stream, caller holds
+ * the function's name and ip a hash of it. */
+#define TRACE_CALLER_LEN 48
 struct trace_dirty {
-	__u64 ino;
+	__u64 ino, ip;
 	unsigned long count;
+	char caller[TRACE_CALLER_LEN];
+};
+
+/* Allocations of one inode, counted in the kernel. */
+struct trace_inode {
+	__u64 ino;
+	unsigned long allocs;
+	__u64 blocks;
 };
 
 struct trace_rec {
-	struct trace_alloc *allocs;
+	struct trace_alloc *allocs;	/* the event stream: may lose some */
 	size_t nallocs, acap;
 	struct trace_dirty *dirty;	/* hash table, then sorted by count */
 	size_t ndirty, dcap;
+	struct trace_inode *inodes;	/* sorted by allocations (counted) */
+	size_t ninodes;
 	unsigned long requests, mballoc, prealloc, dirty_events;
-	unsigned long lost;		/* overwritten in the ring buffer */
+	unsigned long alloc_events;	/* ext4_allocate_blocks hits */
+	__u64 alloc_blocks;		/* and the blocks they gave */
+	unsigned long lost;		/* stream events overwritten */
+	unsigned long dropped;		/* hits no kernel counter could hold */
+	int counted;			/* the totals, dirty and inodes were
+					 * counted in the kernel: exact */
+	char why_uncounted[160];	/* else why not */
 	double seconds;
 };
+
+/* How to record. */
+struct trace_opts {
+	unsigned buffer_kb;	/* per-CPU ring buffer of the stream */
+	int no_counters;	/* count from the stream only */
+};
+#define TRACE_BUFFER_KB 8192
+
+/* The kernel counters of a recording (kcount.h). */
+enum { TC_DIRTY, TC_ALLOC, TC_REQUEST, TC_MBALLOC, TC_PREALLOC, TC_N };
 
 /* The last mballoc record of an inode, waiting for its allocate_blocks. */
 struct trace_pending {
@@ -54,6 +90,9 @@ struct trace_session {
 	size_t llen;
 	struct trace_pending pend[TRACE_PENDING];
 	size_t npend;
+	struct kcount kc[TC_N];
+	int counting;		/* kc[] are attached */
+	char why_uncounted[160];
 };
 
 /*
@@ -62,13 +101,27 @@ struct trace_session {
  */
 errcode_t trace_available(char *why, size_t len);
 
-/* Starts recording allocations of device kdev (major << 20 | minor). */
+/* Starts recording allocations of device kdev (major << 20 | minor), with
+ * the defaults (an 8 MiB buffer per CPU, kernel counters when possible). */
 errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
 		      size_t len);
 
+/* The same with opts (NULL: the defaults).  The kernel counters are used
+ * when the kernel allows them; otherwise the stream also carries
+ * mark_inode_dirty and everything is counted from it. */
+errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
+			   const struct trace_opts *opts, char *why,
+			   size_t len);
+
 /* Stops, reads what was recorded into rec (zeroed first; rec->dirty ends
- * sorted by count, largest first) and removes the instance. */
+ * sorted by count, largest first) and removes the instance.  Events a
+ * trace_poll consumed are not in rec: see trace_finish. */
 errcode_t trace_stop(struct trace_session *ts, struct trace_rec *rec);
+
+/* For a recording read as it happens: polls the rest of the stream into
+ * rec (the one the polls filled), adds the kernel's counts, and removes the
+ * instance.  rec->dirty ends sorted as with trace_stop. */
+errcode_t trace_finish(struct trace_session *ts, struct trace_rec *rec);
 
 void trace_rec_free(struct trace_rec *rec);
 

@@ -3,6 +3,7 @@
  * synchronous writes into a preallocated file; timed, mapped with FIEMAP,
  * and traced through the ext4 allocator tracepoints when possible. */
 #include "workload.h"
+#include "ksym.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -187,7 +188,7 @@ static int run_randwrite(const char *dir, const struct wl_params *p)
 static void map_and_remove(const char *dir, ext2_filsys fs, unsigned files,
 			   struct wl_measure *m)
 {
-	unsigned char *seen = calloc(fs->group_desc_count, 1);
+	char *seen = calloc(fs->group_desc_count, 1);	/* 0 or 1 */
 	char path[PATH_MAX + 128];
 	struct live_extent *e;
 	size_t n, j;
@@ -205,8 +206,10 @@ static void map_and_remove(const char *dir, ext2_filsys fs, unsigned files,
 
 				for (; g <= trace_group(fs, end) &&
 				       g < fs->group_desc_count; g++)
-					if (!seen[g]++)
+					if (!seen[g]) {
+						seen[g] = 1;
 						m->groups++;
+					}
 			}
 			free(e);
 		}
@@ -214,6 +217,45 @@ static void map_and_remove(const char *dir, ext2_filsys fs, unsigned files,
 	}
 	free(seen);
 	rmdir(dir);
+}
+
+/* mark_inode_dirty summed by calling function, the largest kept in m. */
+static void dirty_callers(const struct trace_rec *r, struct wl_measure *m)
+{
+	struct ksym_table syms;
+	size_t i, j, k;
+
+	m->dirty = r->dirty_events;
+	m->dirty_counted = r->counted;
+	if (ksym_load(&syms))
+		return;
+	for (i = 0; i < r->ndirty; i++) {
+		const char *name = r->dirty[i].caller[0] ? r->dirty[i].caller
+				   : ksym_name(&syms, r->dirty[i].ip);
+
+		if (!name)
+			name = "?";
+		for (j = 0; j < m->ncallers; j++)
+			if (!strcmp(m->callers[j].name, name))
+				break;
+		if (j == m->ncallers) {
+			if (j == WL_CALLERS)
+				continue;	/* rare: more callers than kept */
+			snprintf(m->callers[j].name,
+				 sizeof(m->callers[j].name), "%s", name);
+			m->ncallers++;
+		}
+		m->callers[j].count += r->dirty[i].count;
+		/* keep them sorted, largest first */
+		for (k = j; k > 0 && m->callers[k].count >
+				      m->callers[k - 1].count; k--) {
+			struct wl_caller t = m->callers[k];
+
+			m->callers[k] = m->callers[k - 1];
+			m->callers[k - 1] = t;
+		}
+	}
+	ksym_free(&syms);
 }
 
 errcode_t workload_measure(const struct live_info *l, ext2_filsys fs,
@@ -250,6 +292,7 @@ errcode_t workload_measure(const struct live_info *l, ext2_filsys fs,
 		} else {
 			trace_summarize(fs, &rec, &m->alloc);
 			m->lost = rec.lost;
+			dirty_callers(&rec, m);
 		}
 		trace_rec_free(&rec);
 	}

@@ -19,6 +19,13 @@ struct wl_params {
 	unsigned seed;
 };
 
+/* A kernel function calling mark_inode_dirty, and how often it did. */
+struct wl_caller {
+	char name[64];
+	unsigned long count;
+};
+#define WL_CALLERS 16
+
 struct wl_measure {
 	double seconds;
 	unsigned files;
@@ -28,6 +35,10 @@ struct wl_measure {
 	int traced;		/* the allocator was recorded */
 	struct trace_summary alloc;
 	unsigned long lost;	/* trace events lost */
+	unsigned long dirty;	/* mark_inode_dirty calls */
+	int dirty_counted;	/* counted in the kernel: exact */
+	struct wl_caller callers[WL_CALLERS];	/* largest first */
+	size_t ncallers;
 	char why_untraced[256];
 };
 

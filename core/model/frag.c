@@ -168,3 +168,52 @@ errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
 		    OWNER_MAX_EXTENT_BLOCKS;
 	return 0;
 }
+
+/* Adds ino (if set and not yet listed) when it has blocks. */
+static void special_add(struct session *s, struct frag_special *out,
+			size_t *n, ext2_ino_t ino, const char *name)
+{
+	struct frag_file ff;
+	size_t i;
+
+	if (!ino || ino > s->fs->super->s_inodes_count ||
+	    *n == FRAG_SPECIAL_MAX)
+		return;
+	for (i = 0; i < *n; i++)
+		if (out[i].f.ino == ino)
+			return;
+	if (frag_file_get(s, ino, &ff) || !ff.blocks)
+		return;
+	out[*n].name = name;
+	out[*n].f = ff;
+	(*n)++;
+}
+
+static int special_cmp(const void *x, const void *y)
+{
+	const struct frag_special *a = x, *b = y;
+
+	return a->f.ino < b->f.ino ? -1 : a->f.ino > b->f.ino;
+}
+
+errcode_t frag_special_get(struct session *s, struct frag_special *out,
+			   size_t *n)
+{
+	struct ext2_super_block *sb;
+
+	*n = 0;
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	sb = s->fs->super;
+	if (ext2fs_has_feature_journal(sb) && !ext2fs_has_feature_journal_dev(sb))
+		special_add(s, out, n, sb->s_journal_inum ? sb->s_journal_inum
+				: EXT2_JOURNAL_INO, "journal");
+	special_add(s, out, n, sb->s_usr_quota_inum, "user quota");
+	special_add(s, out, n, sb->s_grp_quota_inum, "group quota");
+	special_add(s, out, n, sb->s_prj_quota_inum, "project quota");
+	if (ext2fs_has_feature_orphan_file(sb))
+		special_add(s, out, n, sb->s_orphan_file_inum, "orphan file");
+	special_add(s, out, n, EXT2_BOOT_LOADER_INO, "boot loader");
+	qsort(out, *n, sizeof(*out), special_cmp);
+	return 0;
+}

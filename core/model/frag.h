@@ -45,4 +45,22 @@ void frag_files_release(struct frag_files *f);
 errcode_t frag_file_get(struct session *s, ext2_ino_t ino,
 			struct frag_file *ff);
 
+/* A reserved inode with blocks (the journal, quota files, ...): not a user
+ * file, so outside the worst-files list and the score. */
+struct frag_special {
+	const char *name;	/* "journal", "user quota", ... */
+	struct frag_file f;
+};
+#define FRAG_SPECIAL_MAX 8
+
+/*
+ * The reserved inodes that hold blocks, in inode order: the journal (when
+ * internal), the user, group and project quota files, the orphan file and
+ * the boot loader inode.  The resize inode is left out (its blocks are the
+ * reserved descriptor blocks, not a file's data).  An inode that cannot be
+ * read is skipped; *n gets how many were found.
+ */
+errcode_t frag_special_get(struct session *s, struct frag_special *out,
+			   size_t *n);
+
 #endif

@@ -57,6 +57,8 @@ struct plan {
 	struct plan_fp fp;
 	int chained;			/* fp: only the inode is checked */
 	struct plan *next;		/* evacuate: plans applied in turn */
+	const struct plan *head;	/* the chain p belongs to (its first
+					   plan), or NULL alone */
 	struct plan_repack *repack;	/* repack_flex: descriptor moves */
 	struct plan_lines *lines;	/* read from a file: where each entry
 					   was (plan_file_int.h), else NULL */
@@ -296,6 +298,32 @@ int plan_offer(struct session *s, struct plan *p, int shown,
 struct plan_repack;
 errcode_t plan_build_repack(struct session *s, unsigned long flex,
 			    struct plan **pp);
+/* The same with 2^log_flex groups per flex group (-1: keep the
+ * filesystem's, or 4 when flex_bg is off) after the plans of chain before
+ * (NULL: none), whose moves may empty the island first; temporary places
+ * are searched where avoid (NULL: the block bitmap) is clear. */
+errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
+				 int log_flex, const struct plan *before,
+				 ext2fs_block_bitmap avoid, struct plan **pp);
+/*
+ * repack_flex --all / --groups-per-flex (plan_repack_all.c): one chain that
+ * packs every flex group (all) or flex group flex, each island emptied by
+ * evacuate moves planned just before its repack, every move and temporary
+ * place outside every island.  NULL in *pp when all are packed already.
+ */
+errcode_t plan_build_repack_all(struct session *s, int all,
+				unsigned long flex, int log_flex,
+				struct plan **pp);
+/* Sets head on every plan of the chain p. */
+void plan_chain_link(struct plan *p);
+/* Whether a plan of p's chain before upto (NULL: the whole chain) moves
+ * inode ino out of its blocks (an evacuate, defrag or relocate move). */
+int plan_chain_moves(const struct plan *head, const struct plan *upto,
+		     ext2_ino_t ino);
+/* Blocks of [first, last] in use, not counting those inside the island of
+ * a repack plan after p in p's chain (which fills them on purpose). */
+blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
+					blk64_t first, blk64_t last);
 void plan_repack_free(struct plan_repack *r);
 void plan_repack_show(struct session *s, const struct plan *p);
 errcode_t plan_repack_run(ext2_filsys fs, const struct plan *p);

@@ -26,6 +26,8 @@ struct gq {
 	int cls;		/* R_FREE of group metadata: its class */
 	dgrp_t group, ngroups;	/* ... and group(s) */
 	blk64_t dind;		/* R_ISLAND: the resize inode's block */
+	const struct plan *pl;	/* R_ISLAND: its plan, whose chain's earlier
+				   moves may empty the island */
 };
 
 struct guard {
@@ -79,13 +81,14 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 {
 	const struct plan_repack *r = p->repack;
 	const struct repack_item *it;
-	struct gq g = {R_WRITE, k, 0, 0, 0, 0, 0};
+	struct gq g = {R_WRITE, k, 0, 0, 0, 0, 0, NULL};
 	size_t i;
 
 	if (r->n) {
 		g.role = R_ISLAND;
 		g.group = r->first;
 		g.ngroups = r->n;
+		g.pl = p;
 		for (i = 0; i < r->nitems; i++)
 			if (r->items[i].what == RP_DIND)
 				g.dind = r->items[i].from;
@@ -95,7 +98,7 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 		it = &r->items[i];
 		if (it->from == it->to && !it->tmp)
 			continue;	/* stays where it is */
-		g = (struct gq){R_WRITE, k, 0, 0, 0, 0, 0};
+		g = (struct gq){R_WRITE, k, 0, 0, 0, 0, 0, NULL};
 		if (it->tmp)
 			push_q(gd, it->tmp, it->len, g);
 		if (it->what == RP_DIND)
@@ -115,8 +118,8 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 
 static void collect(struct guard *gd, const struct plan *p, size_t k)
 {
-	struct gq w = {R_WRITE, k, 0, 0, 0, 0, 0};
-	struct gq f = {R_FREE, k, p->ino, 0, 0, 0, 0};
+	struct gq w = {R_WRITE, k, 0, 0, 0, 0, 0, NULL};
+	struct gq f = {R_FREE, k, p->ino, 0, 0, 0, 0, NULL};
 	const struct plan_step *st;
 	size_t i;
 
@@ -158,6 +161,11 @@ static int group_cls(int cls)
 /* Is run what the range expects to find (the thing that moves)? */
 static int expected(const struct gq *g, const struct owner_run *run)
 {
+	if (g->role == R_ISLAND && g->pl && g->pl->head && run->ino &&
+	    (run->cls == OWN_FILE || run->cls == OWN_DIR ||
+	     run->cls == OWN_MAPPING || run->cls == OWN_JOURNAL) &&
+	    plan_chain_moves(g->pl->head, g->pl, run->ino))
+		return 1;	/* an earlier plan of the chain moves it out */
 	if (g->role == R_ISLAND)
 		return ((run->cls == OWN_BBITMAP || run->cls == OWN_IBITMAP ||
 			 run->cls == OWN_ITABLE) && run->group >= g->group &&
@@ -293,6 +301,36 @@ static int foot_cmp(const void *a, const void *b)
 	const struct foot *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* No other plan of a chain writes into a repack's island (the repack
+ * fills all of it). */
+static void check_islands(struct guard *gd)
+{
+	size_t i, j;
+
+	for (i = 0; i < gd->n && !gd->err; i++) {
+		const struct owner_query *a = &gd->q[i];
+
+		if (gd->g[i].role != R_ISLAND)
+			continue;
+		for (j = 0; j < gd->n && !gd->err; j++) {
+			const struct owner_query *b = &gd->q[j];
+			blk64_t s, e;
+
+			if (gd->g[j].role != R_WRITE ||
+			    gd->g[j].plan == gd->g[i].plan ||
+			    !repack_overlaps(a->start, a->len, b->start,
+					     b->len))
+				continue;
+			s = a->start > b->start ? a->start : b->start;
+			e = a->start + a->len < b->start + b->len ?
+			    a->start + a->len : b->start + b->len;
+			if (guard_conflict(&gd->rep, GC_CHAIN_WRITE, s, e - s,
+					   NULL, gd->g[j].plan, 0))
+				gd->err = ENOMEM;
+		}
+	}
 }
 
 /* No two plans of a chain write the same block, and no block is freed
@@ -451,6 +489,8 @@ errcode_t plan_guard(struct session *s, const struct plan *p,
 		check_cover(&gd);
 	if (!gd.err)
 		check_overlaps(&gd);
+	if (!gd.err)
+		check_islands(&gd);
 	err = gd.err;
 	if (err)
 		out_error(s->out, who, err, "while checking who owns the "

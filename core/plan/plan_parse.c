@@ -460,7 +460,8 @@ static int complete(struct reader *r, struct plan *p, size_t index)
 }
 
 /* The shape of a chain: one plan of any kind, or evacuate's (an optional
- * resize_block first, then evacuate plans). */
+ * resize_block first, then evacuate plans), or repack_flex --all's
+ * (evacuate and repack_flex plans). */
 static int chain_shape(struct reader *r, struct plan *first, size_t n)
 {
 	struct plan *p;
@@ -470,11 +471,13 @@ static int chain_shape(struct reader *r, struct plan *first, size_t n)
 		return 0;
 	for (p = first, i = 0; p; p = p->next, i++) {
 		if (!strcmp(p->kind, "evacuate") ||
+		    !strcmp(p->kind, "repack_flex") ||
 		    (i == 0 && !strcmp(p->kind, "resize_block")))
 			continue;
 		r->lineno = p->lines->field[PF_KIND];
 		return bad(r, "a %s plan inside a chain of %zu plans (chains "
-			   "are evacuate's)", p->kind, n);
+			   "are evacuate's and repack_flex --all's)", p->kind,
+			   n);
 	}
 	return 0;
 }
@@ -565,6 +568,7 @@ errcode_t plan_load(const char *path, struct plan **pp, char *why,
 	}
 	if (chain_shape(&r, first, r.plans))
 		goto out;
+	plan_chain_link(first);
 	rc = 0;
 out:
 	fclose(r.f);

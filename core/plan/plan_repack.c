@@ -72,6 +72,7 @@ static const struct repack_item *dind_item(const struct plan_repack *r)
 /* What occupies the island besides the groups' own metadata. */
 struct occ {
 	const struct plan_repack *r;
+	const struct plan *head, *upto;	/* moves before upto empty it */
 	blk64_t dind;			/* moves out: not in the way */
 	ext2_ino_t inos[8];
 	size_t n;
@@ -100,6 +101,10 @@ static int occ_cb(const struct owner_run *run, void *arg)
 	case OWN_DIR:
 	case OWN_MAPPING:
 	case OWN_JOURNAL:
+		if (o->head && run->ino &&
+		    plan_chain_moves(o->head, o->upto, run->ino))
+			return 0;	/* an earlier plan moves it out */
+		/* fall through */
 	case OWN_XATTR:
 		if (!o->files++ && !o->fixed)
 			o->first_bad = run->start;
@@ -126,7 +131,11 @@ static int occ_cb(const struct owner_run *run, void *arg)
 	return 0;
 }
 
-static int island_free(struct session *s, const struct plan_repack *r)
+/* The island holds nothing but the groups' metadata, the resize inode's
+ * block that moves out, and files the plans of head's chain before upto
+ * move away. */
+static int island_free(struct session *s, const struct plan_repack *r,
+		       const struct plan *head, const struct plan *upto)
 {
 	const struct repack_item *d = dind_item(r);
 	struct occ o = {0};
@@ -135,6 +144,8 @@ static int island_free(struct session *s, const struct plan_repack *r)
 	errcode_t err;
 
 	o.r = r;
+	o.head = head;
+	o.upto = upto;
 	o.dind = d ? d->from : 0;
 	err = owner_index_build(s);
 	if (!err)
@@ -183,17 +194,21 @@ static int island_free(struct session *s, const struct plan_repack *r)
 /* New places outside the island: the double-indirect block's (the first
  * free block after the island), then temporary places for the items in
  * the island's way. */
-static errcode_t place_tmp(struct session *s, struct plan_repack *r)
+static errcode_t place_tmp(struct session *s, struct plan_repack *r,
+			   ext2fs_block_bitmap base)
 {
 	ext2_filsys fs = s->fs;
-	ext2fs_block_bitmap saved = NULL;
+	ext2fs_block_bitmap saved = fs->block_map, scratch = NULL;
 	blk64_t start, largest;
 	errcode_t err;
 	size_t i;
 
-	err = ext2fs_copy_bitmap(fs->block_map, &saved);
+	/* searched in a copy of base (what is free and not reserved by the
+	 * plans before), or of the bitmap */
+	err = ext2fs_copy_bitmap(base ? base : saved, &scratch);
 	if (err)
 		return err;
+	fs->block_map = scratch;
 	ext2fs_mark_block_bitmap_range2(fs->block_map, r->island,
 					r->island_len);
 	for (i = r->nitems; i-- > 0 && !err; ) {	/* the dind first */
@@ -235,15 +250,19 @@ static errcode_t place_tmp(struct session *s, struct plan_repack *r)
 
 /* The flex size (and whether flex_bg gets turned on), the groups and the
  * island of flex group flex.  0, or prints why not. */
-static int geometry(struct session *s, struct plan_repack *r,
-		    unsigned long flex)
+int plan_repack_geometry(struct session *s, struct plan_repack *r,
+			 unsigned long flex, int log)
 {
 	ext2_filsys fs = s->fs;
 	blk64_t sb, od, nd;
 	blk_t used;
 	dgrp_t per;
 
-	if (ext2fs_has_feature_flex_bg(fs->super) &&
+	if (log >= 0) {	/* asked for: set unless it is the current one */
+		r->log_flex = log;
+		r->set_flex = !ext2fs_has_feature_flex_bg(fs->super) ||
+			      fs->super->s_log_groups_per_flex != log;
+	} else if (ext2fs_has_feature_flex_bg(fs->super) &&
 	    fs->super->s_log_groups_per_flex) {
 		r->log_flex = fs->super->s_log_groups_per_flex;
 		r->set_flex = 0;
@@ -289,6 +308,13 @@ static int geometry(struct session *s, struct plan_repack *r,
 errcode_t plan_build_repack(struct session *s, unsigned long flex,
 			    struct plan **pp)
 {
+	return plan_build_repack_opts(s, flex, -1, NULL, NULL, pp);
+}
+
+errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
+				 int log_flex, const struct plan *before,
+				 ext2fs_block_bitmap avoid, struct plan **pp)
+{
 	ext2_filsys fs = s->fs;
 	struct plan_repack *r;
 	struct plan *p;
@@ -308,7 +334,7 @@ errcode_t plan_build_repack(struct session *s, unsigned long flex,
 	}
 	p->repack = r;
 	snprintf(p->kind, sizeof(p->kind), "repack_flex");
-	if (geometry(s, r, flex))
+	if (plan_repack_geometry(s, r, flex, log_flex))
 		goto bad;
 	r->items = calloc(3 * (size_t)r->n + 1, sizeof(*r->items));
 	if (!r->items) {
@@ -339,9 +365,9 @@ errcode_t plan_build_repack(struct session *s, unsigned long flex,
 		plan_free(p);
 		return 0;	/* *pp stays NULL */
 	}
-	if (!island_free(s, r))
+	if (!island_free(s, r, before, NULL))
 		goto bad;
-	err = place_tmp(s, r);
+	err = place_tmp(s, r, avoid);
 	if (err)
 		goto bad;
 	err = plan_fingerprint(fs, 0, &p->fp);
@@ -366,7 +392,7 @@ static int items_sane(struct session *s, const struct plan_repack *r)
 	const struct repack_item *it, *jt;
 	blk64_t at;
 
-	if (geometry(s, &want, r->flex))
+	if (plan_repack_geometry(s, &want, r->flex, r->log_flex))
 		return 0;
 	if (want.first != r->first || want.n != r->n ||
 	    want.log_flex != r->log_flex || want.set_flex != r->set_flex ||
@@ -455,7 +481,7 @@ int plan_repack_sane(struct session *s, const struct plan *p)
 				  repack_what_name[r->items[i].what]);
 			return 1;
 		}
-	return !island_free(s, r);
+	return !island_free(s, r, p->head, p);
 }
 errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
 			       struct plan **pp)

@@ -34,6 +34,12 @@ int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen);
 blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
 		       int what, dgrp_t k);
 
+/* The flex size (log 2 groups, or -1 for the filesystem's own, 4 when
+ * flex_bg is off), groups and island of flex group flex in r; 0, or prints
+ * why not and returns 1. */
+int plan_repack_geometry(struct session *s, struct plan_repack *r,
+			 unsigned long flex, int log);
+
 /* plan_repack_run.c: the plan file's repack lines (read back by
  * plan_repack_parse, plan_file_int.h). */
 void plan_repack_save(FILE *f, const struct plan *p);

@@ -103,10 +103,17 @@ void plan_repack_show(struct session *s, const struct plan *p)
 		return;
 	}
 	out_printf(s->out, "Plan: repack_flex of flex group %lu (groups "
-		   "%u-%u, %u groups per flex group%s)\n", r->flex, r->first,
-		   r->first + r->n - 1, 1U << r->log_flex, r->set_flex ?
-		   "; flex_bg is off: chose 16, and sets flex_bg and "
-		   "s_log_groups_per_flex=4" : "");
+		   "%u-%u, %u groups per flex group", r->flex, r->first,
+		   r->first + r->n - 1, 1U << r->log_flex);
+	if (r->set_flex && !ext2fs_has_feature_flex_bg(s->fs->super))
+		out_printf(s->out, "; flex_bg is off: chose %u, and sets "
+			   "flex_bg and s_log_groups_per_flex=%d",
+			   1U << r->log_flex, r->log_flex);
+	else if (r->set_flex)
+		out_printf(s->out, "; sets s_log_groups_per_flex=%d (it was "
+			   "%u)", r->log_flex,
+			   s->fs->super->s_log_groups_per_flex);
+	out_printf(s->out, ")\n");
 	out_printf(s->out, "  island: blocks %llu-%llu (%llu blocks): block "
 		   "bitmaps, inode bitmaps, inode tables\n",
 		   (unsigned long long)r->island,

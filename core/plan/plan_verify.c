@@ -139,7 +139,8 @@ int plan_verify(struct session *s, const struct plan *p)
 		bad = 1;
 	}
 	for (i = 0; i < p->nold; i++)
-		if (!p->set_size && plan_used_in(fs, p->old[i].pblk,
+		if (!p->set_size && plan_used_outside_later_islands(fs, p,
+			    p->old[i].pblk,
 			    p->old[i].pblk + p->old[i].len - 1)) {
 			out_error(s->out, "verify", 0, "old blocks %llu-%llu "
 				  "are still marked in use",

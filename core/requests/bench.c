@@ -32,7 +32,9 @@ static int do_bench(struct session *s, int argc, char **argv)
 	struct wl_measure m;
 	const char *label = "-";
 	char why[512];
-	int i, bad = 0;
+	double rate;
+	size_t j;
+	int i, bad = 0, files;
 
 	if (argc < 2 || (strcmp(argv[1], "files") &&
 			 strcmp(argv[1], "randwrite")))
@@ -76,6 +78,8 @@ static int do_bench(struct session *s, int argc, char **argv)
 		out_error(s->out, "bench", 0, "%s", why);
 		return CMD_FAIL;
 	}
+	files = p.kind == WL_FILES;
+	rate = m.seconds > 0 ? (files ? m.files : p.ops) / m.seconds : 0;
 	if (sink_is_json(s->out)) {
 		json_str(s->out, "workload", workload_name(p.kind));
 		json_str(s->out, "label", label);
@@ -86,8 +90,8 @@ static int do_bench(struct session *s, int argc, char **argv)
 		json_double(s->out, "seconds", m.seconds);
 		json_double(s->out, "mib_per_second", m.seconds > 0 ?
 			    (double)m.bytes / 1048576.0 / m.seconds : 0);
-		json_double(s->out, "ops_per_second",
-			    m.seconds > 0 && p.ops ? p.ops / m.seconds : 0);
+		json_double(s->out, files ? "files_per_second" :
+			    "ops_per_second", rate);
 		json_u64(s->out, "extents", m.extents);
 		json_u64(s->out, "groups_touched", m.groups);
 		json_bool(s->out, "traced", m.traced);
@@ -99,18 +103,29 @@ static int do_bench(struct session *s, int argc, char **argv)
 			json_u64(s->out, "flex_groups_touched",
 				 m.alloc.flexes);
 			json_u64(s->out, "lost_events", m.lost);
+			json_bool(s->out, "counted_in_kernel",
+				  m.dirty_counted);
+			json_u64(s->out, "mark_inode_dirty", m.dirty);
+			json_arr_begin(s->out, "mark_inode_dirty_by_caller");
+			for (j = 0; j < m.ncallers; j++) {
+				json_obj_begin(s->out, NULL);
+				json_str(s->out, "caller", m.callers[j].name);
+				json_u64(s->out, "count", m.callers[j].count);
+				json_obj_end(s->out);
+			}
+			json_arr_end(s->out);
 		}
 		return CMD_OK;
 	}
 	out_printf(s->out, "%-10s %-12s %8s %9s %9s %8s %7s %6s %6s %7s "
-		   "%9s\n", "workload", "label", "seconds", "MiB/s", "ops/s",
+		   "%9s\n", "workload", "label", "seconds", "MiB/s",
+		   files ? "files/s" : "ops/s",
 		   "extents", "ext/f", "groups", "allocs", "atgoal",
 		   "mean-dist");
 	out_printf(s->out, "%-10s %-12s %8.3f %9.1f %9.0f %8zu %7.2f %6u ",
 		   workload_name(p.kind), label, m.seconds,
 		   m.seconds > 0 ? (double)m.bytes / 1048576.0 / m.seconds : 0,
-		   m.seconds > 0 && p.ops ? p.ops / m.seconds : 0,
-		   m.extents, (double)m.extents / m.files, m.groups);
+		   rate, m.extents, (double)m.extents / m.files, m.groups);
 	if (m.traced)
 		out_printf(s->out, "%6zu %7zu %9.1f\n", m.alloc.allocs,
 			   m.alloc.at_goal, m.alloc.mean_distance);
@@ -122,13 +137,23 @@ static int do_bench(struct session *s, int argc, char **argv)
 	if (m.lost)
 		out_printf(s->out, "(warning: %lu trace events lost)\n",
 			   m.lost);
+	if (!m.traced)
+		return CMD_OK;
+	out_printf(s->out, "mark_inode_dirty: %lu (%s)", m.dirty,
+		   m.dirty_counted ? "counted in the kernel"
+				   : "from the event stream");
+	for (j = 0; j < m.ncallers && j < 4; j++)
+		out_printf(s->out, "%s %lu %s", j ? "," : ":",
+			   m.callers[j].count, m.callers[j].name);
+	out_printf(s->out, "\n");
 	return CMD_OK;
 }
 
 const struct cmd_entry cmd_bench = {
 	.name = "bench",
 	.synopsis = "bench files [--files N] [--size S] [--threads K] "
-		    "[--label L] | bench randwrite [--size S] [--ops N]",
+		    "[--label L] | bench randwrite [--size S] [--ops N] "
+		    "[--label L]",
 	.summary = "Time a built-in workload on a mounted filesystem and "
 		   "record its allocations",
 	.options = "files randwrite --files --size --threads --ops --label",

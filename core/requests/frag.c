@@ -160,6 +160,41 @@ static void print_files(struct session *s, const struct frag_files *f,
 		json_arr_end(s->out);
 }
 
+/* The reserved inodes with blocks, the journal first among them. */
+static void print_special(struct session *s)
+{
+	struct frag_special sp[FRAG_SPECIAL_MAX];
+	size_t n, i;
+
+	if (frag_special_get(s, sp, &n))
+		n = 0;
+	if (sink_is_json(s->out))
+		json_arr_begin(s->out, "special");
+	if (n)
+		out_printf(s->out, "\nSpecial inodes (not in the list above):"
+			   "\n%10s %8s %6s %10s  %s\n", "Inode", "Extents",
+			   "Ideal", "Blocks", "What");
+	for (i = 0; i < n; i++) {
+		const struct frag_file *f = &sp[i].f;
+
+		if (sink_is_json(s->out)) {
+			json_obj_begin(s->out, NULL);
+			json_u64(s->out, "inode", f->ino);
+			json_str(s->out, "name", sp[i].name);
+			json_u64(s->out, "extents", f->extents);
+			json_u64(s->out, "ideal", f->ideal);
+			json_u64(s->out, "blocks", f->blocks);
+			json_obj_end(s->out);
+		}
+		out_printf(s->out, "%10u %8llu %6llu %10llu  %s\n", f->ino,
+			   (unsigned long long)f->extents,
+			   (unsigned long long)f->ideal,
+			   (unsigned long long)f->blocks, sp[i].name);
+	}
+	if (sink_is_json(s->out))
+		json_arr_end(s->out);
+}
+
 static int do_frag(struct session *s, int argc, char **argv)
 {
 	unsigned long long top = 10;
@@ -225,6 +260,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 	if (sink_is_json(s->out))
 		json_obj_begin(s->out, "files");
 	print_files(s, &f, parent);
+	print_special(s);
 	if (sink_is_json(s->out))
 		json_obj_end(s->out);
 	free(want);

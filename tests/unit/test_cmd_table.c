@@ -9,24 +9,44 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The synopsis on the first line of help/cmd/NAME.txt, aliases aside. */
-static void help_synopsis(const char *help, char *buf, size_t len)
+/*
+ * The synopsis of help/cmd/NAME.txt, as one line: its "Synopsis:" line and
+ * the indented lines under it, each cut where two blanks start a note
+ * ("(alias: stat)", "lists the fields"); a line that begins with the
+ * request's first word is another form (" | "), any other continues the
+ * line before.
+ */
+static void help_synopsis(const char *help, const char *first, char *buf,
+			  size_t len)
 {
 	const char *p = help + strlen("Synopsis: ");
-	size_t n = strcspn(p, "\n");
-	const char *alias = strstr(p, "  (alias");
+	size_t n, used = 0, flen = strlen(first);
+	const char *note, *sep;
+	int line = 0;
 
-	if (alias && (size_t)(alias - p) < n)
-		n = alias - p;
-	while (n && p[n - 1] == ' ')
-		n--;
-	snprintf(buf, len, "%.*s", (int)n, p);
+	buf[0] = 0;
+	for (;;) {
+		n = strcspn(p, "\n");
+		note = strstr(p, "  ");
+		if (note && (size_t)(note - p) < n)
+			n = note - p;
+		sep = !line ? "" : !strncmp(p, first, flen) &&
+			       (p[flen] == ' ' || p[flen] == '\n' ||
+				!p[flen]) ? " | " : " ";
+		used += snprintf(buf + used, used < len ? len - used : 0,
+				 "%s%.*s", sep, (int)n, p);
+		p += strcspn(p, "\n");
+		if (*p != '\n' || (p[1] != ' ' && p[1] != '\t'))
+			break;
+		p += strspn(p + 1, " \t") + 1;
+		line++;
+	}
 }
 
 static void test_synopsis_is_the_help_pages(void **state)
 {
 	const struct cmd_entry *const *c;
-	char syn[512];
+	char syn[1024], first[64];
 	const char *h;
 	int bad = 0;
 
@@ -39,7 +59,9 @@ static void test_synopsis_is_the_help_pages(void **state)
 			bad++;
 			continue;
 		}
-		help_synopsis(h, syn, sizeof(syn));
+		snprintf(first, sizeof(first), "%.*s",
+			 (int)strcspn((*c)->synopsis, " "), (*c)->synopsis);
+		help_synopsis(h, first, syn, sizeof(syn));
 		if (strcmp(syn, (*c)->synopsis)) {
 			print_error("%s: entry \"%s\", help \"%s\"\n",
 				    (*c)->name, (*c)->synopsis, syn);

@@ -1,0 +1,266 @@
+/* plan_repack_all.c - repack_flex --all and --groups-per-flex: one chain
+ * that empties each flex group's island with evacuate moves and packs it,
+ * planned read-only against the filesystem as it is (every island, move
+ * target and temporary place reserved in a scratch bitmap while the next
+ * is planned; the owner index keeps seeing the real one), applied
+ * under one undo file; and what the guard and verify need to know about
+ * such a chain (a move may empty an island that a later repack fills). */
+#include "plan_repack_int.h"
+#include "owner.h"
+#include "e2l_err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void plan_chain_link(struct plan *p)
+{
+	const struct plan *head = p;
+
+	for (; p; p = p->next)
+		p->head = head;
+}
+
+int plan_chain_moves(const struct plan *head, const struct plan *upto,
+		     ext2_ino_t ino)
+{
+	const struct plan *q;
+
+	for (q = head; q && q != upto; q = q->next)
+		if (!q->repack && q->ino == ino && !q->create_name[0] &&
+		    !q->set_size)
+			return 1;
+	return 0;
+}
+
+blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
+					blk64_t first, blk64_t last)
+{
+	const struct plan *q;
+	blk64_t a, b, n = 0;
+
+	if (first > last)
+		return 0;
+	for (q = p->next; q; q = q->next) {
+		const struct plan_repack *r = q->repack;
+
+		if (!r || !r->n || !repack_overlaps(first, last - first + 1,
+						    r->island, r->island_len))
+			continue;
+		a = r->island;
+		b = r->island + r->island_len - 1;
+		if (first < a)
+			n += plan_used_outside_later_islands(fs, p, first,
+							     a - 1);
+		if (last > b)
+			n += plan_used_outside_later_islands(fs, p, b + 1,
+							     last);
+		return n;
+	}
+	return plan_used_in(fs, first, last);
+}
+
+/* The inodes with blocks in one island, and what cannot move. */
+struct inisland {
+	ext2_ino_t *inos;
+	size_t n, cap;
+	blk64_t fixed, fixed_at;
+	int oom;
+	dgrp_t first, ngroups;	/* the flex group's own metadata moves */
+};
+
+static int inisland_cb(const struct owner_run *run, void *arg)
+{
+	struct inisland *e = arg;
+	ext2_ino_t *ni;
+	size_t i;
+
+	switch (run->cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+		return 0;
+	case OWN_BBITMAP:
+	case OWN_IBITMAP:
+	case OWN_ITABLE:
+		if (run->group >= e->first &&
+		    run->group - e->first < e->ngroups)
+			return 0;	/* the repack moves it */
+		break;
+	case OWN_FILE:
+	case OWN_DIR:
+	case OWN_MAPPING:
+	case OWN_JOURNAL:
+		if (!run->ino)
+			break;
+		for (i = 0; i < e->n; i++)
+			if (e->inos[i] == run->ino)
+				return 0;
+		if (e->n == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 16;
+			ni = realloc(e->inos, e->cap * sizeof(*ni));
+			if (!ni) {
+				e->oom = 1;
+				return 1;
+			}
+			e->inos = ni;
+		}
+		e->inos[e->n++] = run->ino;
+		return 0;
+	case OWN_OTHER:		/* the resize inode's block: the repack's */
+		if (run->ino == EXT2_RESIZE_INO && run->len == 1)
+			return 0;
+		break;
+	default:
+		break;
+	}
+	if (!e->fixed)
+		e->fixed_at = run->start;
+	e->fixed += run->len;	/* the repack says what it is */
+	return 0;
+}
+
+static void append(struct plan ***tail, struct plan *p)
+{
+	**tail = p;
+	*tail = &p->next;
+}
+
+/* Reserves in work what a repack plan writes outside its island:
+ * temporary places and the resize inode's new block. */
+static void reserve_repack(ext2fs_block_bitmap work,
+			   const struct plan_repack *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (it->tmp)
+			ext2fs_mark_block_bitmap_range2(work, it->tmp,
+							it->len);
+		if (it->what == RP_DIND)
+			ext2fs_mark_block_bitmap2(work, it->to);
+	}
+}
+
+/*
+ * Plans the moves emptying the island [a, a + len) of flex group flex and
+ * appends them; inodes an earlier plan of chain moves already are skipped.
+ * 0, or prints why and returns nonzero.
+ */
+static int plan_evacuations(struct session *s, struct plan *chain,
+			    struct plan ***tail, ext2fs_block_bitmap work,
+			    unsigned long flex, dgrp_t first, dgrp_t n,
+			    blk64_t a, blk64_t len)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap orig = fs->block_map;
+	struct inisland e = {0};
+	struct plan *p;
+	errcode_t err;
+	size_t i;
+	int rc = 1;
+
+	e.first = first;
+	e.ngroups = n;
+	err = owner_for_range(s, a, len, inisland_cb, &e);
+	if (err || e.oom) {
+		out_error(s->out, "repack_flex", err ? err : ENOMEM, "while "
+			  "finding what owns flex group %lu's island", flex);
+		goto out;
+	}
+	for (i = 0; i < e.n; i++) {
+		if (plan_chain_moves(chain, NULL, e.inos[i]))
+			continue;
+		if (e.inos[i] == fs->super->s_journal_inum &&
+		    !plan_journal_clean(s, e.inos[i], 0))
+			goto out;
+		/* the target where work is clear: free, and no island nor
+		 * earlier plan's place */
+		fs->block_map = work;
+		err = plan_build_move(s, "evacuate", e.inos[i], a + len, 0, &p);
+		fs->block_map = orig;
+		if (err)
+			goto out;
+		ext2fs_mark_block_bitmap_range2(work, p->target, p->target_len);
+		append(tail, p);
+	}
+	rc = 0;
+out:
+	free(e.inos);
+	return rc;
+}
+
+errcode_t plan_build_repack_all(struct session *s, int all,
+				unsigned long flex, int log_flex,
+				struct plan **pp)
+{
+	ext2_filsys fs = s->fs;
+	ext2fs_block_bitmap work = NULL;	/* in use or reserved */
+	struct plan *chain = NULL, **tail = &chain, *p;
+	struct plan_repack g;
+	unsigned long f, nflex;
+	errcode_t err;
+	int bad = 1;
+
+	*pp = NULL;
+	err = owner_index_build(s);
+	if (!err)
+		err = ext2fs_copy_bitmap(fs->block_map, &work);
+	if (err) {
+		out_error(s->out, "repack_flex", err, "while planning");
+		return err;
+	}
+	/* every island held first: no move or temporary place lands in
+	 * one that a later repack of the chain fills */
+	memset(&g, 0, sizeof(g));
+	if (plan_repack_geometry(s, &g, 0, log_flex))
+		goto restore;
+	nflex = (fs->group_desc_count + (1UL << g.log_flex) - 1) >> g.log_flex;
+	if (!all && flex >= nflex) {
+		out_error(s->out, "repack_flex", 0, "no flex group %lu (the "
+			  "filesystem has %lu, of %lu groups each)", flex,
+			  nflex, 1UL << g.log_flex);
+		goto restore;
+	}
+	for (f = all ? 0 : flex; f < (all ? nflex : flex + 1); f++) {
+		blk64_t end = g.island + g.island_len;
+
+		if (plan_repack_geometry(s, &g, f, log_flex))
+			goto restore;
+		if (f != (all ? 0 : flex) && g.island < end) {
+			out_error(s->out, "repack_flex", 0, "flex group %lu's "
+				  "island (from block %llu) would overlap flex "
+				  "group %lu's", f,
+				  (unsigned long long)g.island, f - 1);
+			goto restore;
+		}
+		ext2fs_mark_block_bitmap_range2(work, g.island,
+						g.island_len);
+	}
+	for (f = all ? 0 : flex; f < (all ? nflex : flex + 1); f++) {
+		if (plan_repack_geometry(s, &g, f, log_flex))
+			goto restore;
+		if (plan_evacuations(s, chain, &tail, work, f, g.first, g.n,
+				     g.island, g.island_len))
+			goto restore;
+		if (plan_build_repack_opts(s, f, log_flex, chain, work, &p))
+			goto restore;
+		if (!p)
+			continue;	/* already packed: said so */
+		reserve_repack(work, p->repack);
+		append(&tail, p);
+	}
+	bad = 0;
+restore:
+	ext2fs_free_block_bitmap(work);
+	if (bad) {
+		plan_free(chain);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	for (p = chain; p; p = p->next)
+		p->chained = p != chain;	/* fingerprints: the first */
+	plan_chain_link(chain);
+	*pp = chain;
+	return 0;
+}
