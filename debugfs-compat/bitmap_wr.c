@@ -100,16 +100,22 @@ const struct cmd_entry cmd_setb = {
 	.name = "setb",
 	.synopsis = "setb <block> [count]",
 	.summary = "Set a block's in-use flag in the block bitmap",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS | CMD_NEEDS_BBITMAP,
 	.run = do_setb,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<block> [count]",
 };
 
 const struct cmd_entry cmd_freeb = {
 	.name = "freeb",
 	.synopsis = "freeb <block> [count]",
 	.summary = "Clear a block's in-use flag in the block bitmap",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS | CMD_NEEDS_BBITMAP,
 	.run = do_freeb,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<block> [count]",
 };
 
 static int inode_mark(struct session *s, int argc, char **argv, int set)
@@ -118,9 +124,6 @@ static int inode_mark(struct session *s, int argc, char **argv, int set)
 	ext2_ino_t ino;
 	int err = 0;
 
-	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<file> [num]",
-		     DFS_CHECK_RW | DFS_CHECK_BITMAPS))
-		return CMD_FAIL;
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
@@ -157,16 +160,22 @@ const struct cmd_entry cmd_seti = {
 	.name = "seti",
 	.synopsis = "seti <file> [num]",
 	.summary = "Set an inode's in-use flag in the inode bitmap",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS,
 	.complete = COMPLETE_PATH,
 	.run = do_seti,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<file> [num]",
 };
 
 const struct cmd_entry cmd_freei = {
 	.name = "freei",
 	.synopsis = "freei <file> [num]",
 	.summary = "Clear an inode's in-use flag in the inode bitmap",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS,
 	.complete = COMPLETE_PATH,
 	.run = do_freei,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<file> [num]",
 };

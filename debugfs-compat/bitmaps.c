@@ -10,7 +10,8 @@ static int do_testi(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	int used;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* 2: the entry's count */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	used = ext2fs_test_inode_bitmap2(s->fs->inode_map, ino);
 	if (used)
@@ -31,6 +32,9 @@ const struct cmd_entry cmd_testi = {
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_IBITMAP | CMD_DEBUGFS | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_testi,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 /*
@@ -88,7 +92,12 @@ const struct cmd_entry cmd_testb = {
 	.summary = "Tell whether blocks are marked in use in the block bitmap",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_DEBUGFS | CMD_JSON,
 	.run = do_testb,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<block> [count]",
 };
+
+extern const struct cmd_entry cmd_find_free_inode;
 
 static int do_ffi(struct session *s, int argc, char **argv)
 {
@@ -97,11 +106,10 @@ static int do_ffi(struct session *s, int argc, char **argv)
 	errcode_t err;
 	char *end;
 
-	if (argc > 3 || (argc > 1 && *argv[1] == '?')) {
-		out_error(s->out, argv[0], 0,
-			  "Usage: find_free_inode [dir [mode]]");
+	if (argc > 1 && *argv[1] == '?')
+		return cmd_usage(s, &cmd_find_free_inode, argv[0]);
+	if (dfs_check_open(s, argv[0]))
 		return CMD_FAIL;
-	}
 	dir = s->root;
 	mode = 010755;
 	if (argc > 1) {
@@ -139,9 +147,15 @@ const struct cmd_entry cmd_find_free_inode = {
 	.synopsis = "find_free_inode [dir [mode]]",
 	.summary = "Find the inode ext2fs_new_inode would allocate",
 	/* loads the inode bitmap itself, after its arguments, as debugfs */
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON,
 	.run = do_ffi,
+	.min_args = 1,
+	.max_args = 3,
+	.usage = "[dir [mode]]",
+	.usage_name = "find_free_inode",
 };
+
+extern const struct cmd_entry cmd_find_free_block;
 
 static int do_ffb(struct session *s, int argc, char **argv)
 {
@@ -150,11 +164,10 @@ static int do_ffb(struct session *s, int argc, char **argv)
 	char *end;
 	int count = 1;
 
-	if (argc > 3 || (argc == 2 && *argv[1] == '?')) {
-		out_error(s->out, argv[0], 0,
-			  "Usage: find_free_block [count [goal]]");
+	if (argc == 2 && *argv[1] == '?')
+		return cmd_usage(s, &cmd_find_free_block, argv[0]);
+	if (dfs_check_open(s, argv[0]))
 		return CMD_FAIL;
-	}
 	if (argc > 1) {
 		count = strtol(argv[1], &end, 0);
 		if (*end) {
@@ -206,6 +219,10 @@ const struct cmd_entry cmd_find_free_block = {
 	.synopsis = "find_free_block [count [goal]]",
 	.summary = "Find free blocks as ext2fs_new_block2 would allocate them",
 	/* loads the block bitmap itself, after its arguments, as debugfs */
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON,
 	.run = do_ffb,
+	.min_args = 1,
+	.max_args = 3,
+	.usage = "[count [goal]]",
+	.usage_name = "find_free_block",
 };

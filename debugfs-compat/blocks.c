@@ -25,7 +25,8 @@ static int do_blocks(struct session *s, int argc, char **argv)
 	struct stat_runs r = {0};
 	ext2_ino_t ino;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	ext2fs_block_iterate3(s->fs, ino, BLOCK_FLAG_READ_ONLY, NULL,
 			      print_block_proc, s);
@@ -43,9 +44,13 @@ const struct cmd_entry cmd_blocks = {
 	.name = "blocks",
 	.synopsis = "blocks <file>",
 	.summary = "List every block a file uses, mapping blocks included",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS |
+		 CMD_OPEN_FIRST,
 	.complete = COMPLETE_PATH,
 	.run = do_blocks,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 static int do_bmap(struct session *s, int argc, char **argv)
@@ -127,8 +132,7 @@ static int do_imap(struct session *s, int argc, char **argv)
 	blk64_t itable;
 	ext2_ino_t ino;
 
-	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<file>", 0))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
@@ -160,7 +164,10 @@ const struct cmd_entry cmd_imap = {
 	.name = "imap",
 	.synopsis = "imap <file>",
 	.summary = "Show the inode table block and offset of an inode",
-	.flags = CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
+	.flags = CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS | CMD_NEEDS_FS,
 	.complete = COMPLETE_PATH,
 	.run = do_imap,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

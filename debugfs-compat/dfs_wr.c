@@ -7,10 +7,8 @@
 
 int dfs_wr_begin(struct session *s, const char *who)
 {
-	if (session_need(s, NEED_BITMAPS)) {
-		out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
-		return 1;
-	}
+	if (session_need(s, NEED_BITMAPS))
+		return dfs_not_loaded(s, who);
 	session_invalidate(s);
 	if (s->now)
 		s->fs->now = s->now;

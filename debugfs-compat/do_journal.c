@@ -138,10 +138,8 @@ static void set_uuid_64bit(struct session *s)
 
 static int check_bitmaps(struct session *s, const char *who)
 {
-	if (s->fs && s->no_bitmaps) {
-		out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
-		return 1;
-	}
+	if (s->fs && s->no_bitmaps)
+		return dfs_not_loaded(s, who);
 	return dfs_check_bitmaps(s, who);
 }
 

@@ -151,7 +151,8 @@ static int do_cat(struct session *s, int argc, char **argv)
 {
 	ext2_ino_t ino;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	dump_inode_to_fd(s, argv[0], ino, -1, 0, NULL);
 	return CMD_OK;
@@ -161,7 +162,10 @@ const struct cmd_entry cmd_cat = {
 	.name = "cat",
 	.synopsis = "cat <file>",
 	.summary = "Dump an inode out to the output",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS,
 	.complete = COMPLETE_PATH,
 	.run = do_cat,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

@@ -72,7 +72,7 @@ static int do_extent_open(struct session *s, int argc, char **argv)
 			out_printf(s->out, "No current inode\n");
 		return CMD_OK;
 	}
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	s->extent_ino = 0;
 	err = ext2fs_extent_open(s->fs, ino, &h);
@@ -97,9 +97,12 @@ const struct cmd_entry cmd_extent_open = {
 	.aliases = eo_aliases,
 	.synopsis = "extent_open file",
 	.summary = "Open a file's extent tree for navigation (sub-mode)",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_OPEN_FIRST,
 	.complete = COMPLETE_PATH,
 	.run = do_extent_open,
+	.min_args = 1,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 static int do_extent_close(struct session *s, int argc, char **argv)

@@ -233,7 +233,8 @@ static int do_htree(struct session *s, int argc, char **argv)
 	errcode_t err;
 	int ret = CMD_FAIL;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	if (dfs_read_inode(s, ino, &inode, argv[1]))
 		return CMD_FAIL;
@@ -298,9 +299,12 @@ const struct cmd_entry cmd_htree_dump = {
 	.synopsis = "htree_dump file",
 	.summary = "Dump the hash index of a directory",
 	.options = "--json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_OPEN_FIRST,
 	.complete = COMPLETE_PATH,
 	.run = do_htree,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 /* uuid_parse's format: 8-4-4-4-12 hex digits. */
@@ -453,10 +457,7 @@ static int do_dirsearch(struct session *s, int argc, char **argv)
 	struct ds_state st;
 	ext2_ino_t ino;
 
-	if (argc != 3) {
-		out_error(s->out, NULL, 0, "Usage: dirsearch dir filename");
-		return CMD_FAIL;
-	}
+	(void)argc;	/* counted by the dispatcher */
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
@@ -478,7 +479,11 @@ const struct cmd_entry cmd_dirsearch = {
 	.name = "dirsearch",
 	.synopsis = "dirsearch dir filename",
 	.summary = "Search a directory's blocks for a name",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_OPEN_FIRST | CMD_USAGE_BARE,
 	.complete = COMPLETE_PATH,
 	.run = do_dirsearch,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "dir filename",
+	.usage_name = "dirsearch",
 };

@@ -7,6 +7,7 @@
 #include "dfs_wr.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,11 +81,6 @@ static int do_icheck(struct session *s, int argc, char **argv)
 	char *bbuf = NULL;
 	int i, err, rc = CMD_FAIL;
 
-	if (argc < 2) {
-		out_error(s->out, argv[0], 0,
-			  "Usage: icheck <block number> ...");
-		return CMD_FAIL;
-	}
 	w.b = calloc(argc, sizeof(*w.b));
 	if (!w.b || ext2fs_get_mem(s->fs->blocksize * 3, &bbuf)) {
 		out_error(s->out, "icheck", EXT2_ET_NO_MEMORY,
@@ -135,4 +131,8 @@ const struct cmd_entry cmd_icheck = {
 	.options = "--json",
 	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
 	.run = do_icheck,
+	.min_args = 2,
+	.max_args = INT_MAX,
+	.usage = "<block number> ...",
+	.usage_name = "icheck",
 };

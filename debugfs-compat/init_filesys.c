@@ -16,9 +16,7 @@ static int do_init_filesys(struct session *s, int argc, char **argv)
 	errcode_t err;
 	int mflags = 0;
 
-	if (dfs_args(s, argc, argv, 3, 3, "initialize", "<device> <blocks>",
-		     DFS_CHECK_NOTOPEN))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	memset(&param, 0, sizeof(param));
 	if (dfs_strtoblk2(s, argv[0], argv[2], "blocks count", &blocks))
 		return CMD_FAIL;
@@ -61,7 +59,11 @@ const struct cmd_entry cmd_init_filesys = {
 	.name = "init_filesys",
 	.synopsis = "init_filesys <device> <blocks>",
 	.summary = "Initialize a filesystem in memory (DESTROYS DATA on close)",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_NOFS,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_init_filesys,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "<device> <blocks>",
+	.usage_name = "initialize",
 };

@@ -11,7 +11,8 @@ static int do_clri(struct session *s, int argc, char **argv)
 	struct ext2_inode inode;
 	ext2_ino_t ino;
 
-	if (dfs_inode_args(s, argc, argv, &ino, DFS_CHECK_RW) ||
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino) ||
 	    dfs_read_inode(s, ino, &inode, argv[0]))
 		return CMD_FAIL;
 	session_invalidate(s);
@@ -24,9 +25,12 @@ const struct cmd_entry cmd_clri = {
 	.name = "clri",
 	.synopsis = "clri <file>",
 	.summary = "Clear an inode's contents (its first 128 bytes)",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_clri,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 /* debugfs copies through a 4 KiB buffer: the whole on-disk inode. */
@@ -41,9 +45,7 @@ static int do_copy_inode(struct session *s, int argc, char **argv)
 	ext2_ino_t src, dst;
 	errcode_t err;
 
-	if (dfs_args(s, argc, argv, 3, 3, "copy_inode",
-		     "<source file> <dest_name>", DFS_CHECK_RW))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	src = dfs_string_to_inode(s, argv[1]);
 	if (!src)
 		return CMD_FAIL;
@@ -68,17 +70,21 @@ const struct cmd_entry cmd_copy_inode = {
 	.name = "copy_inode",
 	.synopsis = "copy_inode <source file> <dest_name>",
 	.summary = "Copy one inode's on-disk contents over another's",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_copy_inode,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "<source file> <dest_name>",
+	.usage_name = "copy_inode",
 };
 
 static int do_kill_file(struct session *s, int argc, char **argv)
 {
 	ext2_ino_t ino;
 
-	if (dfs_inode_args(s, argc, argv, &ino, DFS_CHECK_RW) ||
-	    dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino) || dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	dfs_wr_kill_inode(s, ino);
 	return CMD_OK;
@@ -88,7 +94,10 @@ const struct cmd_entry cmd_kill_file = {
 	.name = "kill_file",
 	.synopsis = "kill_file <file>",
 	.summary = "Deallocate an inode and its blocks (its names stay)",
-	.flags = CMD_NEEDS_FS | CMD_WRITES | CMD_DEBUGFS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_kill_file,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

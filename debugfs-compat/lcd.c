@@ -14,11 +14,7 @@
 
 static int do_lcd(struct session *s, int argc, char **argv)
 {
-	if (argc != 2) {
-		out_error(s->out, argv[0], 0, "Usage: %s %s", argv[0],
-			  "<native dir>");
-		return CMD_FAIL;
-	}
+	(void)argc;	/* counted by the dispatcher */
 	if (chdir(argv[1]) == -1) {
 		out_error(s->out, argv[0], errno,
 			  "while trying to change native directory to %s",
@@ -35,4 +31,7 @@ const struct cmd_entry cmd_lcd = {
 	.flags = CMD_DEBUGFS,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_lcd,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<native dir>",
 };

@@ -10,8 +10,8 @@
 
 static int do_link(struct session *s, int argc, char **argv)
 {
-	if (dfs_args(s, argc, argv, 3, 3, "link", "<source file> <dest_name>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	return dfs_wr_make_link(s, argv[1], argv[2]) ? CMD_FAIL : CMD_OK;
 }
@@ -25,12 +25,16 @@ const struct cmd_entry cmd_link = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_link,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "<source file> <dest_name>",
+	.usage_name = "link",
 };
 
 static int do_unlink(struct session *s, int argc, char **argv)
 {
-	if (dfs_args(s, argc, argv, 2, 2, "link", "<pathname>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	dfs_wr_unlink_by_name(s, argv[1]);
 	return CMD_OK;
@@ -43,6 +47,10 @@ const struct cmd_entry cmd_unlink = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_unlink,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<pathname>",
+	.usage_name = "link",
 };
 
 static int do_rm(struct session *s, int argc, char **argv)
@@ -51,8 +59,8 @@ static int do_rm(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (dfs_args(s, argc, argv, 2, 2, "rm", "<filename>", DFS_CHECK_RW) ||
-	    dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = ext2fs_namei(s->fs, s->root, s->cwd, argv[1], &ino);
 	if (err) {
@@ -82,6 +90,10 @@ const struct cmd_entry cmd_rm = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_rm,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<filename>",
+	.usage_name = "rm",
 };
 
 static int do_symlink(struct session *s, int argc, char **argv)
@@ -90,8 +102,8 @@ static int do_symlink(struct session *s, int argc, char **argv)
 	errcode_t err;
 	char *name, *cp;
 
-	if (dfs_args(s, argc, argv, 3, 3, "symlink", "<filename> <target>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	name = argv[1];
 	parent = s->cwd;
@@ -133,6 +145,10 @@ const struct cmd_entry cmd_symlink = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_symlink,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "<filename> <target>",
+	.usage_name = "symlink",
 };
 
 /* debugfs's do_mknod_internal: the inode has no permission bits. */
@@ -233,7 +249,7 @@ static int do_mknod(struct session *s, int argc, char **argv)
 	}
 	if (argc != nr)
 		goto usage;
-	if (dfs_wr_begin(s, argv[0]))
+	if (dfs_check_rw(s, argv[0]) || dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = make_node(s, argv[1], mode, ftype, major, minor);
 	if (err) {
@@ -251,7 +267,7 @@ const struct cmd_entry cmd_mknod = {
 	.name = "mknod",
 	.synopsis = "mknod <name> [p| [c|b] <major> <minor>]",
 	.summary = "Create a special file",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_OPEN_FIRST | CMD_WRITES,
 	.complete = COMPLETE_PATH,
 	.run = do_mknod,
 };
@@ -272,9 +288,7 @@ static int do_undel(struct session *s, int argc, char **argv)
 	struct ext2_inode inode;
 	ext2_ino_t ino, dir;
 
-	if (dfs_args(s, argc, argv, 2, 3, "undelete", "<inode_num> [dest_name]",
-		     DFS_CHECK_RW | DFS_CHECK_BITMAPS) ||
-	    dfs_wr_begin(s, argv[0]))
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
@@ -311,7 +325,11 @@ const struct cmd_entry cmd_undelete = {
 	.aliases = undel_aliases,
 	.synopsis = "undelete <inode_num> [dest_name]",
 	.summary = "Undelete file",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS,
 	.complete = COMPLETE_PATH,
 	.run = do_undel,
+	.min_args = 2,
+	.max_args = 3,
+	.usage = "<inode_num> [dest_name]",
+	.usage_name = "undelete",
 };

@@ -74,8 +74,6 @@ static int do_lsdel(struct session *s, int argc, char **argv)
 	errcode_t err;
 	int ret = CMD_FAIL;
 
-	if (dfs_args(s, argc, argv, 1, 2, "list_deleted_inodes", "[secs]", 0))
-		return CMD_FAIL;
 	if (argc > 1) {
 		secs = strtol(argv[1], &end, 0);
 		if (*end) {
@@ -85,7 +83,7 @@ static int do_lsdel(struct session *s, int argc, char **argv)
 	}
 	if ((s->flags & SESSION_CATASTROPHIC) ||
 	    session_need(s, NEED_BLOCK_BITMAP)) {
-		out_error(o, argv[0], 0, "Filesystem bitmaps not loaded");
+		dfs_not_loaded(s, argv[0]);
 		return CMD_FAIL;
 	}
 	now = session_now(s);
@@ -186,6 +184,10 @@ const struct cmd_entry cmd_list_deleted_inodes = {
 	.synopsis = "list_deleted_inodes [secs]",
 	.summary = "List deleted inodes whose blocks are still free",
 	.options = "--json",
-	.flags = CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON | CMD_NEEDS_FS,
 	.run = do_lsdel,
+	.min_args = 1,
+	.max_args = 2,
+	.usage = "[secs]",
+	.usage_name = "list_deleted_inodes",
 };

@@ -44,8 +44,8 @@ static int do_mkdir(struct session *s, int argc, char **argv)
 {
 	errcode_t err;
 
-	if (dfs_args(s, argc, argv, 2, 2, "mkdir", "<filename>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = make_dir(s, argv[1]);
 	if (err) {
@@ -62,6 +62,10 @@ const struct cmd_entry cmd_mkdir = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_mkdir,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<filename>",
+	.usage_name = "mkdir",
 };
 
 struct rmdir_scan {
@@ -99,8 +103,8 @@ static int do_rmdir(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (dfs_args(s, argc, argv, 2, 2, "rmdir", "<filename>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = ext2fs_namei(s->fs, s->root, s->cwd, argv[1], &ino);
 	if (err) {
@@ -146,6 +150,10 @@ const struct cmd_entry cmd_rmdir = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_rmdir,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<filename>",
+	.usage_name = "rmdir",
 };
 
 static int do_expand_dir(struct session *s, int argc, char **argv)
@@ -153,8 +161,8 @@ static int do_expand_dir(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (dfs_inode_args(s, argc, argv, &ino, DFS_CHECK_RW) ||
-	    dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino) || dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = ext2fs_expand_dir(s->fs, ino);
 	if (err) {
@@ -173,4 +181,7 @@ const struct cmd_entry cmd_expand_dir = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_expand_dir,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

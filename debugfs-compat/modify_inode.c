@@ -89,7 +89,8 @@ static int do_modify_inode(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	int os, i;
 
-	if (dfs_inode_args(s, argc, argv, &ino, DFS_CHECK_RW))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return CMD_FAIL;
 	w = argv[0];
 	os = s->fs->super->s_creator_os;
@@ -139,7 +140,10 @@ const struct cmd_entry cmd_modify_inode = {
 	.aliases = mi_aliases,
 	.synopsis = "modify_inode <file>",
 	.summary = "Modify an inode field by field, answering prompts",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_PATH,
 	.run = do_modify_inode,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

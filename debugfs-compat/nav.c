@@ -12,7 +12,8 @@ static ext2_ino_t nav_dir_arg(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_arg_inode(s, argv[1], &ino))
 		return 0;
 	err = ext2fs_check_directory(s->fs, ino);
 	if (err) {
@@ -72,8 +73,7 @@ static int do_pwd(struct session *s, int argc, char **argv)
 {
 	int bad;
 
-	if (dfs_args(s, argc, argv, 1, 1, "print_working_directory", "", 0))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	bad = pwd_line(s, argv[0], "[pwd]  ", "cwd", s->cwd);
 	bad |= pwd_line(s, argv[0], "[root] ", "root", s->root);
 	return bad ? CMD_FAIL : CMD_OK;
@@ -89,6 +89,9 @@ const struct cmd_entry cmd_change_working_directory = {
 	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_cd,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 static const char *const chroot_aliases[] = {"chroot", NULL};
@@ -101,6 +104,9 @@ const struct cmd_entry cmd_change_root_directory = {
 	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.complete = COMPLETE_PATH,
 	.run = do_chroot,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 static const char *const pwd_aliases[] = {"pwd", NULL};
@@ -112,4 +118,8 @@ const struct cmd_entry cmd_print_working_directory = {
 	.options = "--json",
 	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
 	.run = do_pwd,
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "",
+	.usage_name = "print_working_directory",
 };

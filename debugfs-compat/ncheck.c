@@ -6,6 +6,7 @@
 #include "dfs_wr.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,8 @@ static int ncheck_parse(const char *arg, ext2_ino_t *ino)
 	return *end && (str == arg || *end != '>');
 }
 
+extern const struct cmd_entry cmd_ncheck;
+
 static int do_ncheck(struct session *s, int argc, char **argv)
 {
 	struct ncheck_walk w = { .s = s };
@@ -147,15 +150,11 @@ static int do_ncheck(struct session *s, int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "c")) != -1) {
 		if (c != 'c')
-			goto usage;
+			return cmd_usage(s, &cmd_ncheck, argv[0]);
 		w.check_type = 1;
 	}
-	if (argc <= 1) {
-usage:
-		out_error(s->out, argv[0], 0,
-			  "Usage: ncheck [-c] <inode number> ...");
+	if (dfs_check_open(s, argv[0]))
 		return CMD_FAIL;
-	}
 	argc -= optind;
 	argv += optind;
 	w.ino = calloc(argc + 1, sizeof(*w.ino));
@@ -191,6 +190,11 @@ const struct cmd_entry cmd_ncheck = {
 	.synopsis = "ncheck [-c] <inode>...",
 	.summary = "Do inode->name translation",
 	.options = "-c --json",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON,
+	/* its options come before the count and the open check */
+	.flags = CMD_DEBUGFS | CMD_JSON,
 	.run = do_ncheck,
+	.min_args = 2,
+	.max_args = INT_MAX,
+	.usage = "[-c] <inode number> ...",
+	.usage_name = "ncheck",
 };

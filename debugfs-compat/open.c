@@ -128,7 +128,7 @@ static int do_open(struct session *s, int argc, char **argv)
 		open_usage(s, argv[0]);
 		return CMD_FAIL;
 	}
-	if (dfs_args(s, argc, argv, 0, argc, argv[0], "", DFS_CHECK_NOTOPEN))
+	if (dfs_check_notopen(s, argv[0]))
 		return CMD_FAIL;
 	a.device = argv[optind];
 	return dfs_open_filesystem(s, &a) ? CMD_FAIL : CMD_OK;
@@ -138,8 +138,9 @@ static const char *const open_aliases[] = {"open", NULL};
 const struct cmd_entry cmd_open_filesys = {
 	.name = "open_filesys",
 	.aliases = open_aliases,
-	.synopsis = "open_filesys [-s superblock] [-b blocksize] [-c] [-w] "
-		    "[-i] [-f] [-e] [-D] [-d data_source] device",
+	.synopsis = "open_filesys [-s superblock -b blocksize] [-c] [-w] "
+		    "[-i] [-f] [-e] [-D] [-d data_source] [-z undo_file] "
+		    "device",
 	.summary = "Open a filesystem (after close)",
 	.options = "-s -b -c -w -i -f -e -D -d",
 	.flags = CMD_DEBUGFS,
@@ -182,8 +183,7 @@ static int do_set_current_time(struct session *s, int argc, char **argv)
 {
 	long long now;
 
-	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<time>", 0))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	now = dfs_parse_time(argv[1]);
 	if (now == -1) {
 		out_error(s->out, argv[0], 0,
@@ -202,6 +202,9 @@ const struct cmd_entry cmd_set_current_time = {
 	.synopsis = "set_current_time time",
 	.summary = "Set the time requests take as now (YYYYMMDD[HHMM[SS]], "
 		   "@SECONDS)",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS,
 	.run = do_set_current_time,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<time>",
 };

@@ -4,14 +4,12 @@
 #include "dfs_util.h"
 #include "dfs_wr.h"
 
-/* "<file> start_blk [end_blk]"; end defaults to the last block. */
+/* "<file> start_blk [end_blk]" (counted by the dispatcher); end defaults
+ * to the last block. */
 static int range_args(struct session *s, int argc, char **argv,
 		      ext2_ino_t *ino, blk64_t *start, blk64_t *end)
 {
-	if (dfs_args(s, argc, argv, 3, 4, argv[0],
-		     "<file> start_blk [end_blk]",
-		     DFS_CHECK_RW | DFS_CHECK_BITMAPS) ||
-	    dfs_wr_begin(s, argv[0]))
+	if (dfs_wr_begin(s, argv[0]))
 		return 1;
 	*ino = dfs_string_to_inode(s, argv[1]);
 	if (!*ino)
@@ -50,9 +48,12 @@ const struct cmd_entry cmd_punch = {
 	.synopsis = "punch <file> start_blk [end_blk]",
 	.summary = "Punch (or truncate) blocks from an inode by deallocating "
 		   "them",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS,
 	.complete = COMPLETE_PATH,
 	.run = do_punch,
+	.min_args = 3,
+	.max_args = 4,
+	.usage = "<file> start_blk [end_blk]",
 };
 
 static int do_fallocate(struct session *s, int argc, char **argv)
@@ -80,7 +81,10 @@ const struct cmd_entry cmd_fallocate = {
 	.name = "fallocate",
 	.synopsis = "fallocate <file> start_blk [end_blk]",
 	.summary = "Allocate uninitialized blocks to an inode",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS,
 	.complete = COMPLETE_PATH,
 	.run = do_fallocate,
+	.min_args = 3,
+	.max_args = 4,
+	.usage = "<file> start_blk [end_blk]",
 };

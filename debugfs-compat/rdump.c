@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -201,9 +202,6 @@ static int do_rdump(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	int i, failed = 0;
 
-	if (dfs_args(s, argc, argv, 3, 0x7fffffff, "rdump",
-		     "<directory>... <native directory>", 0))
-		return CMD_FAIL;
 	dest = argv[argc - 1];
 	if (stat(dest, &st) == -1) {
 		out_error(s->out, "rdump", errno, "while statting %s", dest);
@@ -231,7 +229,11 @@ const struct cmd_entry cmd_rdump = {
 	.synopsis = "rdump <directory>... <native directory>",
 	.summary = "Dump directories recursively to the host, refusing "
 		   "entry names that would escape the target",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS,
 	.complete = COMPLETE_PATH,
 	.run = do_rdump,
+	.min_args = 3,
+	.max_args = INT_MAX,
+	.usage = "<directory>... <native directory>",
+	.usage_name = "rdump",
 };

@@ -285,6 +285,7 @@ static int do_stat(struct session *s, int argc, char **argv)
 	ext2_ino_t ino;
 	int status = CMD_FAIL;
 
+	(void)argc;	/* counted by the dispatcher */
 	if (size < sizeof(*in))
 		size = sizeof(*in);
 	in = calloc(1, size);
@@ -292,7 +293,7 @@ static int do_stat(struct session *s, int argc, char **argv)
 		out_errtext(s->out, "do_stat: can't allocate buffer\n");
 		return CMD_FAIL;
 	}
-	if (dfs_inode_args(s, argc, argv, &ino, 0))
+	if (dfs_arg_inode(s, argv[1], &ino))
 		goto out;
 	if (dfs_read_inode_full(s, ino, EXT2_INODE(in), argv[0],
 				EXT2_INODE_SIZE(s->fs->super)))
@@ -310,7 +311,11 @@ const struct cmd_entry cmd_show_inode_info = {
 	.aliases = stat_aliases,
 	.synopsis = "show_inode_info <file>",
 	.summary = "Show an inode: mode, owner, size, times, xattrs, blocks",
-	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS,
+	.flags = CMD_NEEDS_FS | CMD_DEBUGFS | CMD_JSON | CMD_FEW_GROUPS |
+		 CMD_OPEN_FIRST,
 	.complete = COMPLETE_PATH,
 	.run = do_stat,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };

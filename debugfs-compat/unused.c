@@ -20,11 +20,10 @@ static int do_dump_unused(struct session *s, int argc, char **argv)
 	errcode_t e;
 	size_t k;
 
-	if (dfs_args(s, argc, argv, 1, 1, "dump_unused", "", 0))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	if ((s->flags & SESSION_CATASTROPHIC) ||
 	    session_need(s, NEED_BLOCK_BITMAP)) {
-		out_error(s->out, argv[0], 0, "Filesystem bitmaps not loaded");
+		dfs_not_loaded(s, argv[0]);
 		return CMD_FAIL;
 	}
 	fs = s->fs;
@@ -74,6 +73,10 @@ const struct cmd_entry cmd_dump_unused = {
 	.name = "dump_unused",
 	.synopsis = "dump_unused",
 	.summary = "Dump the free blocks that hold non-zero data",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS,
 	.run = do_dump_unused,
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "",
+	.usage_name = "dump_unused",
 };

@@ -202,8 +202,8 @@ static int do_write(struct session *s, int argc, char **argv)
 {
 	errcode_t err;
 
-	if (dfs_args(s, argc, argv, 3, 3, "write", "<native file> <new file>",
-		     DFS_CHECK_RW) || dfs_wr_begin(s, argv[0]))
+	(void)argc;	/* counted by the dispatcher */
+	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	err = write_file(s, argv[1], argv[2]);
 	if (err) {
@@ -220,4 +220,8 @@ const struct cmd_entry cmd_write = {
 	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_write,
+	.min_args = 3,
+	.max_args = 3,
+	.usage = "<native file> <new file>",
+	.usage_name = "write",
 };

@@ -127,12 +127,7 @@ static int do_ea_list(struct session *s, int argc, char **argv)
 	size_t n;
 	int ret = CMD_FAIL;
 
-	if (argc != 2) {
-		out_printf(s->out, "%s: Usage: %s <file>\n", argv[0], argv[0]);
-		return CMD_FAIL;
-	}
-	if (dfs_check_open(s, argv[0]))
-		return CMD_FAIL;
+	(void)argc;	/* counted by the dispatcher */
 	ino = dfs_string_to_inode(s, argv[1]);
 	if (!ino)
 		return CMD_FAIL;
@@ -159,9 +154,12 @@ const struct cmd_entry cmd_ea_list = {
 	.synopsis = "ea_list file",
 	.summary = "List the extended attributes of a file",
 	.options = "--json",
-	.flags = CMD_DEBUGFS | CMD_JSON,
+	.flags = CMD_DEBUGFS | CMD_JSON | CMD_USAGE_STDOUT | CMD_NEEDS_FS,
 	.complete = COMPLETE_PATH,
 	.run = do_ea_list,
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "<file>",
 };
 
 static int do_ea_get(struct session *s, int argc, char **argv)

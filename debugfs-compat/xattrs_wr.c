@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,8 @@ static int do_ea_set(struct session *s, int argc, char **argv)
 		set_usage(s, argv[0]);
 		goto out;
 	}
-	if (dfs_check_rw(s, argv[0]) || dfs_wr_begin(s, argv[0]))
+	if (dfs_check_open(s, argv[0]) || dfs_check_rw(s, argv[0]) ||
+	    dfs_wr_begin(s, argv[0]))
 		goto out;
 	ino = dfs_string_to_inode(s, argv[optind]);
 	if (!ino)
@@ -107,10 +109,12 @@ out:
 
 const struct cmd_entry cmd_ea_set = {
 	.name = "ea_set",
-	.synopsis = "ea_set [-f file] [-r] <file> <attr> [<value>]",
+	.synopsis = "ea_set [-r] <file> <attr> <value> | ea_set -f "
+		    "<value_file> [-r] <file> <attr>",
 	.summary = "Set an extended attribute of an inode",
 	.options = "-f -r",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	/* counts after its options: checks the filesystem itself */
+	.flags = CMD_DEBUGFS | CMD_WRITES,
 	.complete = COMPLETE_PATH,
 	.run = do_ea_set,
 };
@@ -122,11 +126,6 @@ static int do_ea_rm(struct session *s, int argc, char **argv)
 	errcode_t err;
 	int i;
 
-	if (argc < 3) {
-		out_printf(s->out, "%s: Usage: %s <file> <attrs>...\n",
-			   argv[0], argv[0]);
-		return CMD_FAIL;
-	}
 	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
 	ino = dfs_string_to_inode(s, argv[1]);
@@ -152,7 +151,10 @@ const struct cmd_entry cmd_ea_rm = {
 	.name = "ea_rm",
 	.synopsis = "ea_rm <file> <attrs>...",
 	.summary = "Remove an extended attribute of an inode",
-	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW,
+	.flags = CMD_DEBUGFS | CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_USAGE_STDOUT,
 	.complete = COMPLETE_PATH,
 	.run = do_ea_rm,
+	.min_args = 3,
+	.max_args = INT_MAX,
+	.usage = "<file> <attrs>...",
 };

@@ -138,8 +138,8 @@ static const char *const zap_aliases[] = {"zap", NULL};
 const struct cmd_entry cmd_zap_block = {
 	.name = "zap_block",
 	.aliases = zap_aliases,
-	.synopsis = "zap_block [-f file] [-o offset] [-l length] "
-		    "[-p pattern] [-b bit] block_num",
+	.synopsis = "zap_block [-f FILE] [-o OFFSET] [-l LENGTH] [-p "
+		    "PATTERN] BLOCK | zap_block [-f FILE] [-b BIT] BLOCK",
 	.summary = "Fill part of a block with a pattern, or flip one bit",
 	.options = "-f -o -l -p -b",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_DEBUGFS,

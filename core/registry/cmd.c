@@ -1,7 +1,8 @@
-/* cmd.c - the dispatcher: split a request line, find the command, check what
- * it needs once, run it, and bracket its output for JSON. */
+/* cmd.c - the dispatcher: split a request line, find the command, check its
+ * arguments and what it needs once, run it, and bracket its output for JSON. */
 #include "cmd.h"
 #include "dfs_requests.h"
+#include "dfs_util.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -81,62 +82,78 @@ errcode_t cmd_split(const char *line, int *argcp, char ***argvp)
 	return 0;
 }
 
-/* Checks what the entry needs; prints why not and returns 1 when unmet. */
+/* Checks c's arguments and what it needs, in debugfs's order; prints why
+ * not and returns 1 when one is unmet. */
 static int check_needs(struct session *s, const struct cmd_entry *c,
-		       const char *who)
+		       int argc, char **argv)
 {
+	const char *who = argv[0];
 	unsigned need = 0;
-	errcode_t err;
 
-	if ((c->flags & CMD_NEEDS_NOFS) && s->fs) {
-		out_error(s->out, who, 0,
-			  "Filesystem %s is still open.  Close it first.\n",
-			  s->fs->device_name);
+	if ((c->flags & CMD_OPEN_FIRST) && dfs_check_open(s, who))
 		return 1;
-	}
+	if (c->usage && (argc < c->min_args || argc > c->max_args))
+		return cmd_usage(s, c, who) != CMD_OK;
+	if ((c->flags & CMD_NEEDS_NOFS) && dfs_check_notopen(s, who))
+		return 1;
 	/* the whole descriptor table in one read (one block at a time on
 	 * demand stays the fallback when that fails) */
 	if (s->fs && !(c->flags & CMD_FEW_GROUPS))
 		(void)session_need(s, NEED_GROUP_DESC);
 	if (!(c->flags & (CMD_NEEDS_FS | CMD_NEEDS_RW | CMD_NEEDS_BITMAPS)))
 		return 0;
-	if (!s->fs) {
-		out_error(s->out, who, 0, "Filesystem not open");
+	if (dfs_check_open(s, who))
 		return 1;
-	}
-	if ((c->flags & CMD_NEEDS_RW) && !(s->fs->flags & EXT2_FLAG_RW)) {
-		out_error(s->out, who, 0, "Filesystem opened read/only");
+	if ((c->flags & CMD_NEEDS_RW) && dfs_check_rw(s, who))
 		return 1;
-	}
 	if (c->flags & CMD_NEEDS_BBITMAP)
 		need |= NEED_BLOCK_BITMAP;
 	if (c->flags & CMD_NEEDS_IBITMAP)
 		need |= NEED_INODE_BITMAP;
 	if ((c->flags & CMD_LIVE_KERNEL) && s->live)
 		need = 0;
-	if (!need)
-		return 0;
-	if (s->flags & SESSION_CATASTROPHIC) {
-		out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
-		return 1;
-	}
-	err = session_need(s, need);
-	if (err) {
-		out_error(s->out, who, err, "while reading allocation bitmaps");
-		return 1;
-	}
-	return 0;
+	return need ? dfs_check_loaded(s, who, need) : 0;
 }
 
-/* "journal relocate ..." runs journal_relocate when there is one. */
-static const struct cmd_entry *find_two_words(int argc, char **argv)
+int cmd_usage(struct session *s, const struct cmd_entry *c, const char *who)
 {
-	char name[64];
+	const char *name = c->usage_name ? c->usage_name : who;
+	const char *usage = c->usage ? c->usage : "";
 
-	if (argc < 2 || snprintf(name, sizeof(name), "%s_%s", argv[0],
-				 argv[1]) >= (int)sizeof(name))
-		return NULL;
-	return cmd_find(name);
+	if (c->flags & CMD_USAGE_BARE)
+		out_error(s->out, NULL, 0, "Usage: %s %s", name, usage);
+	else if (c->flags & CMD_USAGE_STDOUT)
+		out_printf(s->out, "%s: Usage: %s %s\n", who, name, usage);
+	else
+		dfs_usage(s, who, name, usage);
+	return CMD_FAIL;
+}
+
+const struct cmd_entry *cmd_lookup(int argc, char **argv, int *words)
+{
+	const struct cmd_entry *const *c;
+	const char *const *ph;
+	size_t n;
+
+	*words = 2;
+	for (c = cmd_table; argc > 1 && *c; c++)
+		for (ph = (*c)->phrases; ph && *ph; ph++) {
+			n = strcspn(*ph, " ");
+			if (!strncmp(*ph, argv[0], n) && !argv[0][n] &&
+			    !strcmp(*ph + n + 1, argv[1]))
+				return *c;
+		}
+	*words = 1;
+	return cmd_find(argv[0]);
+}
+
+int cmd_run_entry(struct session *s, const struct cmd_entry *c, int argc,
+		  char **argv)
+{
+	if (check_needs(s, c, argc, argv))
+		return CMD_FAIL;
+	cmd_reset_getopt();
+	return c->run(s, argc, argv) ? CMD_FAIL : CMD_OK;
 }
 
 /* An unknown request, reported as the personality does: e2layout names
@@ -169,25 +186,19 @@ static int dispatch(struct session *s, int argc, char **argv,
 		    const char *lead, size_t nlead)
 {
 	const struct cmd_entry *c;
-	int status, shift = 0;
+	int status, words;
 
 	if (argc < 1)
 		return CMD_OK;
-	c = find_two_words(argc, argv);
-	if (c)
-		shift = 1;
-	else
-		c = cmd_find(argv[0]);
+	c = cmd_lookup(argc, argv, &words);
 	sink_command_begin(s->out, argc, argv);
 	if (!c) {
 		not_found(s, argv[0], lead, nlead);
 		status = CMD_FAIL;
-	} else if (check_needs(s, c, argv[0])) {
-		status = CMD_FAIL;
 	} else {
-		cmd_reset_getopt();
-		status = c->run(s, argc - shift, argv + shift) ? CMD_FAIL
-							       : CMD_OK;
+		/* a phrase's handler sees its second word as argv[0] */
+		status = cmd_run_entry(s, c, argc - (words - 1),
+				       argv + (words - 1));
 	}
 	sink_command_end(s->out, status, argc, argv);
 	if (status != CMD_OK)

@@ -23,7 +23,17 @@
 					   (see NEED_GROUP_DESC) */
 #define CMD_JSON		0x0100	/* emits a structured JSON result */
 #define CMD_DEBUGFS		0x0200	/* a debugfs request, same output */
-#define CMD_LIVE_KERNEL		0x0400	/* on a live session it works through
+#define CMD_OPEN_FIRST		0x0400	/* debugfs checks that a filesystem
+					   is open before it counts the
+					   arguments (do_stat, do_blocks) */
+#define CMD_PLAN_OP		0x0800	/* builds a plan: `plan NAME ARGS`
+					   builds it without applying */
+#define CMD_USAGE_STDOUT	0x1000	/* the usage goes to standard output
+					   (debugfs's xattr requests printf
+					   it) */
+#define CMD_USAGE_BARE		0x2000	/* the usage names no request first
+					   (debugfs's com_err(0, ...)) */
+#define CMD_LIVE_KERNEL		0x4000	/* on a live session it works through
 					   the kernel: the on-disk bitmaps
 					   (which lag it) are not loaded */
 
@@ -45,6 +55,19 @@ struct cmd_entry {
 	enum cmd_complete complete;
 	/* argv[0] is the name the user typed.  Returns CMD_OK or CMD_FAIL. */
 	int (*run)(struct session *s, int argc, char **argv);
+	/*
+	 * The arguments, checked by the dispatcher when usage is set: argc
+	 * (argv[0] counted, as debugfs's common_args_process counts) must lie
+	 * in [min_args, max_args], else "TYPED: Usage: USAGE_NAME USAGE" (the
+	 * name typed when usage_name is NULL).  Requests that count only
+	 * after their options leave usage NULL and count in the handler.
+	 */
+	int min_args, max_args;
+	const char *usage;
+	const char *usage_name;
+	/* Two-word spellings of this entry ("journal relocate"), NULL-ended:
+	 * the only multi-word request lines there are. */
+	const char *const *phrases;
 };
 
 /* The table, generated at build time, sorted by name; NULL-terminated. */
@@ -52,6 +75,28 @@ extern const struct cmd_entry *const cmd_table[];
 
 /* Finds a command by name or alias; NULL when there is none. */
 const struct cmd_entry *cmd_find(const char *name);
+
+/*
+ * Finds the entry a request's words name: a declared phrase of its first
+ * two words ("journal relocate", *words = 2), else its first word by name
+ * or alias (*words = 1).  NULL when there is none.
+ */
+const struct cmd_entry *cmd_lookup(int argc, char **argv, int *words);
+
+/*
+ * The gate and the handler: checks c's arguments and what it needs, in
+ * debugfs's order (usage, "Filesystem not open", read-write, bitmaps),
+ * printing debugfs's message when one is unmet, then runs c.  No JSON
+ * bracket and no s->failed: for cmd_run_argv and for requests that run
+ * another one (`plan OP`).  Returns CMD_OK or CMD_FAIL.
+ */
+int cmd_run_entry(struct session *s, const struct cmd_entry *c, int argc,
+		  char **argv);
+
+/* Prints c's declared usage for the name typed (who), for the handlers
+ * whose usage depends on what an argument says (mknod's type, ffb's "?").
+ * Returns CMD_FAIL. */
+int cmd_usage(struct session *s, const struct cmd_entry *c, const char *who);
 
 /*
  * Splits line into words as debugfs's request parser does (spaces and tabs

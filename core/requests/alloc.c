@@ -220,9 +220,10 @@ static int do_alloc(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_alloc = {
 	.name = "alloc",
-	.synopsis = "alloc watch [--seconds N] [--run CMD] [--by K] "
-		    "[--buffer-kb N] | alloc tunables | "
-		    "alloc set NAME=VALUE... [--preview] | alloc revert",
+	.synopsis = "alloc watch [--seconds N] [--run COMMAND] [--limit N] "
+		    "[--top N] [--by inode|caller|inode,caller] [--buffer-kb "
+		    "N] [--from-stream] | alloc tunables | alloc set "
+		    "NAME=VALUE ... [--preview] | alloc revert",
 	.summary = "Watch and tune the kernel's block allocator (live mode)",
 	.options = "watch tunables set revert --seconds --run --limit --top "
 		   "--by --buffer-kb --from-stream --preview",

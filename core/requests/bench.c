@@ -151,8 +151,9 @@ static int do_bench(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_bench = {
 	.name = "bench",
-	.synopsis = "bench files [--files N] [--size S] [--threads K] | "
-		    "bench randwrite [--size S] [--ops N]",
+	.synopsis = "bench files [--files N] [--size S] [--threads K] "
+		    "[--label L] | bench randwrite [--size S] [--ops N] "
+		    "[--label L]",
 	.summary = "Time a built-in workload on a mounted filesystem and "
 		   "record its allocations",
 	.options = "files randwrite --files --size --threads --ops --label",

@@ -76,14 +76,15 @@ static int do_defrag(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_defrag = {
 	.name = "defrag",
-	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]; live: "
-		    "defrag PATH...|--worst N [--near PATH|--group G] "
+	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G | --middle | "
+		    "--start] (live) defrag PATH...|<ino>... | --worst N "
+		    "[--near PATH | --group G] [--chunk BLOCKS] [--rate BYTES] "
 		    "[--apply]",
 	.summary = "Plan moving a file's blocks into one contiguous run "
 		   "(live: through the kernel)",
 	.options = "--goal --group --middle --start --near --worst --chunk "
 		   "--rate --apply",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON |
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON | CMD_PLAN_OP |
 		 CMD_LIVE_KERNEL,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,

@@ -204,6 +204,6 @@ const struct cmd_entry cmd_evacuate = {
 	.name = "evacuate",
 	.synopsis = "evacuate FIRST-LAST",
 	.summary = "Plan moving every file out of a block range",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON | CMD_PLAN_OP,
 	.run = do_evacuate,
 };

@@ -82,10 +82,6 @@ static int do_flex(struct session *s, int argc, char **argv)
 	struct e2l_flex fx;
 	errcode_t err;
 
-	if (argc > 2) {
-		out_error(s->out, argv[0], 0, "Usage: flex [N]");
-		return CMD_FAIL;
-	}
 	if (!count) {
 		out_error(s->out, argv[0], 0, "the filesystem has no groups");
 		return CMD_FAIL;
@@ -143,4 +139,8 @@ const struct cmd_entry cmd_flex = {
 	.summary = "Show flex groups and their metadata islands",
 	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_flex,
+	.min_args = 1,
+	.max_args = 2,
+	.usage = "[N]",
+	.usage_name = "flex",
 };

@@ -244,10 +244,6 @@ static int do_groups(struct session *s, int argc, char **argv)
 	struct e2l_group g;
 	errcode_t err;
 
-	if (argc > 2) {
-		out_error(s->out, argv[0], 0, "Usage: groups [FIRST[-LAST]]");
-		return CMD_FAIL;
-	}
 	if (!fs->group_desc_count) {
 		out_error(s->out, argv[0], 0, "the filesystem has no groups");
 		return CMD_FAIL;
@@ -306,4 +302,8 @@ const struct cmd_entry cmd_groups = {
 	.summary = "Show where each block group's metadata lives",
 	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_groups,
+	.min_args = 1,
+	.max_args = 2,
+	.usage = "[FIRST[-LAST]]",
+	.usage_name = "groups",
 };

@@ -109,12 +109,15 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 	return plan_offer(s, p, 0, &ao);
 }
 
+static const char *const relocate_phrases[] = {"journal relocate", NULL};
+
 const struct cmd_entry cmd_journal_relocate = {
 	.name = "journal_relocate",
+	.phrases = relocate_phrases,
 	.synopsis = "journal_relocate [--goal BLOCK | --group G | --middle | "
 		    "--start] [--size BLOCKS]",
 	.summary = "Plan moving the internal journal into one contiguous run",
 	.options = "--goal --group --middle --start --size",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON | CMD_PLAN_OP,
 	.run = do_journal_relocate,
 };

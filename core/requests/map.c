@@ -197,7 +197,7 @@ out:
 
 const struct cmd_entry cmd_map = {
 	.name = "map",
-	.synopsis = "map [--width N] [--rows N] [FIRST-LAST|gGROUP]",
+	.synopsis = "map [--width N] [--rows N] [FIRST-LAST|BLOCK|gGROUP]",
 	.summary = "Draw the layout: one letter per cell for its main owner",
 	.options = "--width --rows",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,

@@ -5,6 +5,7 @@
 #include "owner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,10 +343,6 @@ static int do_owner(struct session *s, int argc, char **argv)
 	char *end;
 	errcode_t err;
 
-	if (n < 1) {
-		out_error(s->out, argv[0], 0, "Usage: owner BLOCK...");
-		return CMD_FAIL;
-	}
 	blks = calloc(n, sizeof(*blks));
 	runs = calloc(n, sizeof(*runs));
 	want = calloc(n, sizeof(*want));
@@ -404,4 +401,8 @@ const struct cmd_entry cmd_owner = {
 	.summary = "Tell what owns each block: metadata, a file, free space",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.run = do_owner,
+	.min_args = 2,
+	.max_args = INT_MAX,
+	.usage = "BLOCK...",
+	.usage_name = "owner",
 };

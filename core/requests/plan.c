@@ -74,40 +74,24 @@ static int need_bitmap(struct session *s, const char *who)
 	return err != 0;
 }
 
-/* The operations that make plans; `plan OP ARGS` builds without applying. */
-static const char *const plan_ops[] = {"journal_relocate", "defrag",
-				       "evacuate", "prealloc",
-				       "repack_flex", "repack-flex", NULL};
-
+/* `plan OP ARGS`: an operation that makes a plan (CMD_PLAN_OP), through the
+ * dispatcher's checks, building without applying. */
 static int plan_operation(struct session *s, int argc, char **argv)
 {
-	const struct cmd_entry *c = NULL;
-	const char *const *op;
-	char two[64];
-	int rc, shift = 1;
+	const struct cmd_entry *c;
+	int rc, words;
 
-	/* "plan journal relocate" names journal_relocate, as at top level */
-	if (argc > 2) {
-		snprintf(two, sizeof(two), "%s_%s", argv[1], argv[2]);
-		for (op = plan_ops; *op; op++)
-			if (!strcmp(*op, two))
-				c = cmd_find(two), shift = 2;
-	}
-	for (op = plan_ops; !c && *op; op++)
-		if (!strcmp(*op, argv[1]))
-			c = cmd_find(argv[1]);
-	if (!c) {
+	c = cmd_lookup(argc - 1, argv + 1, &words);
+	if (!c || !(c->flags & CMD_PLAN_OP)) {
 		out_error(s->out, "plan", 0, "Usage: plan [show [--json] | "
 			  "save FILE | load FILE | drop | OPERATION ARGS...] "
 			  "(operations: journal relocate, defrag, evacuate, "
 			  "prealloc)");
 		return CMD_FAIL;
 	}
-	argv[shift] = (char *)c->name;
-	if (!(c->flags & CMD_LIVE_KERNEL) && need_bitmap(s, "plan"))
-		return CMD_FAIL;
+	argv[words] = (char *)c->name;
 	s->plan_only = true;
-	rc = c->run(s, argc - shift, argv + shift);
+	rc = cmd_run_entry(s, c, argc - words, argv + words);
 	s->plan_only = false;
 	return rc;
 }

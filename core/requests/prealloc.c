@@ -151,7 +151,7 @@ const struct cmd_entry cmd_prealloc = {
 		    "--start]",
 	.summary = "Plan unwritten extents for a file's first SIZE bytes",
 	.options = "--goal --group --middle --start",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON | CMD_PLAN_OP,
 	.complete = COMPLETE_PATH,
 	.run = do_prealloc,
 };

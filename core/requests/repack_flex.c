@@ -105,14 +105,16 @@ static int do_repack_flex(struct session *s, int argc, char **argv)
 }
 
 static const char *const repack_aliases[] = {"repack-flex", NULL};
+static const char *const repack_phrases[] = {"repack flex", NULL};
 
 const struct cmd_entry cmd_repack_flex = {
 	.name = "repack_flex",
 	.aliases = repack_aliases,
+	.phrases = repack_phrases,
 	.synopsis = "repack_flex [N | --all] [--groups-per-flex G] "
 		    "[--no-undo | --undo FILE]",
 	.summary = "Pack a flex group's bitmaps and inode tables together",
 	.options = "--all --groups-per-flex --no-undo --undo",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BITMAPS | CMD_JSON | CMD_PLAN_OP,
 	.run = do_repack_flex,
 };

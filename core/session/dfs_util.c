@@ -22,30 +22,57 @@ int dfs_check_rw(struct session *s, const char *who)
 	return 1;
 }
 
+int dfs_not_loaded(struct session *s, const char *who)
+{
+	out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
+	return 1;
+}
+
 int dfs_check_bitmaps(struct session *s, const char *who)
 {
 	if (session_need(s, NEED_BITMAPS) == 0)
 		return 0;
-	out_error(s->out, who, 0, "Filesystem bitmaps not loaded");
+	return dfs_not_loaded(s, who);
+}
+
+int dfs_check_loaded(struct session *s, const char *who, unsigned need)
+{
+	errcode_t err;
+
+	if (s->flags & SESSION_CATASTROPHIC)
+		return dfs_not_loaded(s, who);
+	err = session_need(s, need);
+	if (err) {
+		out_error(s->out, who, err, "while reading allocation bitmaps");
+		return 1;
+	}
+	return 0;
+}
+
+int dfs_check_notopen(struct session *s, const char *who)
+{
+	if (!s->fs)
+		return 0;
+	out_error(s->out, who, 0, "Filesystem %s is still open.  Close it "
+		  "first.\n", s->fs->device_name);
 	return 1;
+}
+
+void dfs_usage(struct session *s, const char *who, const char *name,
+	       const char *usage)
+{
+	out_error(s->out, who, 0, "Usage: %s %s", name, usage);
 }
 
 int dfs_args(struct session *s, int argc, char **argv, int min, int max,
 	     const char *cmd, const char *usage, int flags)
 {
 	if (argc < min || argc > max) {
-		out_error(s->out, argv[0], 0, "Usage: %s %s", cmd, usage);
+		dfs_usage(s, argv[0], cmd, usage);
 		return 1;
 	}
-	if (flags & DFS_CHECK_NOTOPEN) {
-		if (s->fs) {
-			out_error(s->out, argv[0], 0,
-				  "Filesystem %s is still open.  Close it "
-				  "first.\n", s->fs->device_name);
-			return 1;
-		}
-		return 0;
-	}
+	if (flags & DFS_CHECK_NOTOPEN)
+		return dfs_check_notopen(s, argv[0]);
 	if (dfs_check_open(s, argv[0]))
 		return 1;
 	if ((flags & DFS_CHECK_RW) && dfs_check_rw(s, argv[0]))
@@ -82,12 +109,9 @@ ext2_ino_t dfs_string_to_inode(struct session *s, const char *str)
 	return ino;
 }
 
-int dfs_inode_args(struct session *s, int argc, char **argv,
-		   ext2_ino_t *ino, int flags)
+int dfs_arg_inode(struct session *s, const char *arg, ext2_ino_t *ino)
 {
-	if (dfs_args(s, argc, argv, 2, 2, argv[0], "<file>", flags))
-		return 1;
-	*ino = dfs_string_to_inode(s, argv[1]);
+	*ino = dfs_string_to_inode(s, arg);
 	return *ino ? 0 : 1;
 }
 
@@ -163,14 +187,6 @@ int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 {
 	int err;
 
-	if (dfs_args(s, argc, argv, 2, 3, argv[0], "<block> [count]", 0))
-		return 1;
-	/* debugfs checks both bitmaps; the block commands read only one */
-	if ((s->flags & SESSION_CATASTROPHIC) ||
-	    session_need(s, NEED_BLOCK_BITMAP)) {
-		out_error(s->out, argv[0], 0, "Filesystem bitmaps not loaded");
-		return 1;
-	}
 	if (dfs_strtoblk(s, argv[0], argv[1], block))
 		return 1;
 	if (*block == 0) {

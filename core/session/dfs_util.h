@@ -19,10 +19,22 @@
 int dfs_args(struct session *s, int argc, char **argv, int min, int max,
 	     const char *cmd, const char *usage, int flags);
 
-/* Filesystem state checks, each printing debugfs's message on failure. */
+/* Filesystem state checks, each printing debugfs's message on failure and
+ * returning 1 (0 when met); the only copies of these messages (the
+ * dispatcher prints through them). */
 int dfs_check_open(struct session *s, const char *who);
 int dfs_check_rw(struct session *s, const char *who);
 int dfs_check_bitmaps(struct session *s, const char *who);
+/* Says "Filesystem bitmaps not loaded"; returns 1. */
+int dfs_not_loaded(struct session *s, const char *who);
+/* "Filesystem X is still open.  Close it first." when one is open. */
+int dfs_check_notopen(struct session *s, const char *who);
+/* The bitmaps need asks for (NEED_*_BITMAP) loaded: "not loaded" in
+ * catastrophic mode, the read's error when it fails. */
+int dfs_check_loaded(struct session *s, const char *who, unsigned need);
+/* "WHO: Usage: NAME USAGE", as debugfs's common_args_process says it. */
+void dfs_usage(struct session *s, const char *who, const char *name,
+	       const char *usage);
 
 /*
  * Turns "<ino>" or a path (relative to cwd, under root) into an inode
@@ -30,11 +42,13 @@ int dfs_check_bitmaps(struct session *s, const char *who);
  */
 ext2_ino_t dfs_string_to_inode(struct session *s, const char *str);
 
-/* The usual single "<file>" argument.  Returns 0 on success, 1 on error. */
-int dfs_inode_args(struct session *s, int argc, char **argv,
-		   ext2_ino_t *ino, int flags);
+/* An inode argument (<ino> or a path; its count is the entry's, checked by
+ * the dispatcher).  Returns 0 on success, 1 after saying why not. */
+int dfs_arg_inode(struct session *s, const char *arg, ext2_ino_t *ino);
 
-/* "<block> [count]" for testb/setb/freeb.  0 on success, 1 on error. */
+/* The "<block> [count]" of testb/setb/freeb, counted by the dispatcher
+ * (entries declare 2..3, "<block> [count]", the block bitmap): parsed as
+ * debugfs's common_block_args_process does.  0 on success, 1 on error. */
 int dfs_block_args(struct session *s, int argc, char **argv, blk64_t *block,
 		   blk64_t *count);
 

@@ -5,7 +5,9 @@
 # image; stdout and stderr must be byte-identical (debugfs's banner aside).
 # Prints a table per command and regenerates debugfs-compat/STATUS.md.
 # In a .req file, "#@ images: ext4 inline" limits the lines after it to those
-# images ("#@ images: all" lifts the limit).  Needs E2LAYOUT and E2L_IMAGES;
+# images ("#@ images: all" lifts the limit); "#@ images: none" runs them with
+# no filesystem open (debugfs with no device, e2layout as debugfs, the only
+# way it runs without one).  Needs E2LAYOUT and E2L_IMAGES;
 # E2L_KEEP_ODD=PATH keeps a copy of the extra odd.img it makes.
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
@@ -147,10 +149,17 @@ script_requests() {	# FILE
 # (and any difference to $1/report).  Usage: run_case DIR LABEL SHOW IMG OPT ARG
 run_case() {
 	w=$1; label=$2; show=$3; img=$4; opt=$5; arg=$6
-	debugfs "$opt" "$arg" "$img" > "$w/d.out" 2> "$w/d.err0"
+	if [ "$img" = none ]; then
+		debugfs "$opt" "$arg" > "$w/d.out" 2> "$w/d.err0"
+		"$E2LAYOUT" --debugfs "$opt" "$arg" > "$w/e.out" 2> "$w/e.err0"
+		erc=$?
+		sed '1{/^debugfs [0-9][0-9.]* (.*)$/d;}' "$w/e.err0" > "$w/e.err"
+	else
+		debugfs "$opt" "$arg" "$img" > "$w/d.out" 2> "$w/d.err0"
+		"$E2LAYOUT" "$opt" "$arg" "$img" > "$w/e.out" 2> "$w/e.err"
+		erc=$?
+	fi
 	sed '1{/^debugfs [0-9][0-9.]* (.*)$/d;}' "$w/d.err0" > "$w/d.err"
-	"$E2LAYOUT" "$opt" "$arg" "$img" > "$w/e.out" 2> "$w/e.err"
-	erc=$?
 	if [ $erc -ge 98 ]; then
 		{ echo "SANITIZER/CRASH (exit $erc): $show on ${img##*/}"
 		  sed 's/^/    /' "$w/e.err" | head -20; } >> "$w/report"
@@ -194,6 +203,11 @@ for f in "$reqdir"/*.req; do
 		trimmed=$(echo "$req" | sed 's/^[[:space:]]*//')
 		case "$trimmed" in \#*|"") continue ;; esac
 		cmd=${trimmed%%[[:space:]]*}
+		if [ "$sel" = none ]; then
+			printf '%s\t%s\t%s\t-R\t%s\n' "$cmd" \
+				"$(basename "$f"): $req" none "$req" >> "$cases"
+			continue
+		fi
 		for img in $images; do
 			selected "$img" || continue
 			printf '%s\t%s\t%s\t-R\t%s\n' "$cmd" \
