@@ -7,6 +7,7 @@
 #include "flex.h"
 #include "frag.h"
 #include "journal.h"
+#include "lab_htree.h"
 #include "owner.h"
 
 #include <ctype.h>
@@ -514,6 +515,12 @@ static const char *const journal_fields[] = {
 static const char *const trace_fields[] = {
 	"uuid", "first", "group", "inode", "blocks", NULL
 };
+static const char *const dir_fields[] = {
+	"indexed", "depth", "blocks", NULL
+};
+static const char *const dirent_fields[] = {
+	"hash", "minor", "leaf", NULL
+};
 static const char *const flex_fields[] = {
 	"layout", "packed", "islands", NULL
 };
@@ -590,7 +597,8 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		field = close + 1 < end ? close + 2 : end;
 		hasarg = 1;
 		if ((!strcmp(name, "file") && open[1] == '/') ||
-		    !strcmp(name, "trace")) {
+		    !strcmp(name, "trace") || !strcmp(name, "dir") ||
+		    !strcmp(name, "dirent")) {
 			if (close - open - 1 >= (long)sizeof(path))
 				return "path too long";
 			snprintf(path, sizeof(path), "%.*s",
@@ -631,6 +639,12 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	} else if (!strcmp(name, "trace")) {
 		if (!among(trace_fields, field, nl))
 			return "unknown trace field";
+	} else if (!strcmp(name, "dir")) {
+		if (!among(dir_fields, field, nl))
+			return "unknown dir field";
+	} else if (!strcmp(name, "dirent")) {
+		if (!among(dirent_fields, field, nl))
+			return "unknown dirent field";
 	} else if (!strcmp(name, "flex")) {
 		if (!among(flex_fields, field, nl))
 			return "unknown flex field";
@@ -668,6 +682,18 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	}
 	if (!strcmp(name, "owner"))
 		return fact_owner(s, n, f);
+	if (!strcmp(name, "dir") || !strcmp(name, "dirent")) {
+		const char *d = name[3] ? "dirent" : "dir";
+
+		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
+		if (d[3])
+			return lab_fact_dirent(s->fs, path, name, &f->s,
+					       &f->n, &f->isnum);
+		why = lab_fact_dir(s->fs, path, name, &f->n);
+		if (!why)
+			set_num(f, f->n);
+		return why;
+	}
 	if (!strcmp(name, "flex")) {
 		if (!strncmp(field, "islands", 7)) {
 			struct e2l_flex fx;
