@@ -342,6 +342,33 @@ static const char *fact_deleted(ext2_filsys fs, struct lab_fact *f)
 
 /* The facts of the superblock and of groups: NULL when known, else why
  * not; unknown names give "unknown fact". */
+/* desc_copies(G): every block that holds a copy of group G's descriptor:
+ * the primary and the backups.  Before the first meta group the whole
+ * table follows each superblock copy; in a meta group its one descriptor
+ * block is in the meta group's first, second and last groups (after a
+ * superblock copy where the group has one). */
+static void lab_desc_copies(ext2_filsys fs, dgrp_t g, struct lab_fact *f)
+{
+	struct ext2_super_block *sb = fs->super;
+	unsigned per = EXT2_DESC_PER_BLOCK(sb), i = g / per, k;
+	dgrp_t m[3], c;
+
+	if (!ext2fs_has_feature_meta_bg(sb) || i < sb->s_first_meta_bg) {
+		for (c = 0; c < fs->group_desc_count; c++)
+			if (ext2fs_bg_has_super(fs, c))
+				add_range(f, ext2fs_group_first_block2(fs, c) +
+					  1 + i, 1);
+		return;
+	}
+	m[0] = i * per;
+	m[1] = i * per + 1;
+	m[2] = i * per + per - 1;
+	for (k = 0; k < 3; k++)
+		if (m[k] < fs->group_desc_count)
+			add_range(f, ext2fs_group_first_block2(fs, m[k]) +
+				  (ext2fs_bg_has_super(fs, m[k]) ? 1 : 0), 1);
+}
+
 static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			   unsigned long long a, struct lab_fact *f)
 {
@@ -365,6 +392,13 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			set_num(f, fs->blocksize);
 		else if (!strcmp(name, "inode_size"))
 			set_num(f, EXT2_INODE_SIZE(sb));
+		else if (!strcmp(name, "descs_per_block"))
+			set_num(f, EXT2_DESC_PER_BLOCK(sb));
+		else if (!strcmp(name, "first_meta_bg"))
+			set_num(f, ext2fs_has_feature_meta_bg(sb) ?
+				sb->s_first_meta_bg : fs->desc_blocks);
+		else if (!strcmp(name, "reserved_gdt_blocks"))
+			set_num(f, sb->s_reserved_gdt_blocks);
 		else if (!strcmp(name, "groups_per_flex"))
 			set_num(f, ext2fs_has_feature_flex_bg(sb) &&
 				sb->s_log_groups_per_flex < 31 ?
@@ -397,7 +431,8 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 	}
 	if (strcmp(name, "group_first") && strcmp(name, "group_last") &&
 	    strcmp(name, "gdt") && strcmp(name, "inode_table") &&
-	    strcmp(name, "block_bitmap") && strcmp(name, "inode_bitmap"))
+	    strcmp(name, "block_bitmap") && strcmp(name, "inode_bitmap") &&
+	    strcmp(name, "desc_block") && strcmp(name, "desc_copies"))
 		return "unknown fact";
 	if (a >= fs->group_desc_count)
 		return "no such group";
@@ -414,6 +449,12 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			add_range(f, old, fs->desc_blocks);
 		else if (new)
 			add_range(f, new, 1);
+	} else if (!strcmp(name, "desc_block")) {
+		set_num(f, ext2fs_descriptor_block_loc2(fs,
+				sb->s_first_data_block,
+				g / EXT2_DESC_PER_BLOCK(sb)));
+	} else if (!strcmp(name, "desc_copies")) {
+		lab_desc_copies(fs, g, f);
 	} else if (!strcmp(name, "inode_table")) {
 		add_range(f, ext2fs_inode_table_loc(fs, g),
 			  fs->inode_blocks_per_group);
@@ -492,12 +533,13 @@ static const char *expr_eval(struct lab_images *im, const char *e,
 static const char *const fs_names[] = {
 	"groups", "blocks_count", "blocks_per_group", "inodes_per_group",
 	"first_data_block", "block_size", "inode_size", "groups_per_flex",
+	"descs_per_block", "first_meta_bg", "reserved_gdt_blocks",
 	"fs.uuid", "fs.hash_seed", "fs.mkfs_time", "sb_backups", "deleted",
 	NULL
 };
 static const char *const group_names[] = {
 	"group_first", "group_last", "gdt", "inode_table", "block_bitmap",
-	"inode_bitmap", "group_of", NULL
+	"inode_bitmap", "group_of", "desc_block", "desc_copies", NULL
 };
 static const char *const file_fields[] = {
 	"exists", "ino", "size", "sum", "extents", "blocks", "unwritten",
