@@ -226,6 +226,17 @@ static const char *fact_file(struct session *s, const char *path,
 	return NULL;
 }
 
+/* The journal's physical block of logical block l; 0 when unmapped. */
+static blk64_t journal_pblk(const struct e2l_journal *j, blk64_t l)
+{
+	unsigned i;
+
+	for (i = 0; i < j->next; i++)
+		if (l >= j->ext[i].lblk && l < j->ext[i].lblk + j->ext[i].len)
+			return j->ext[i].pblk + (l - j->ext[i].lblk);
+	return 0;
+}
+
 static const char *fact_journal(ext2_filsys fs, const char *field,
 				struct lab_fact *f)
 {
@@ -260,7 +271,23 @@ static const char *fact_journal(ext2_filsys fs, const char *field,
 	else if (!strcmp(field, "runs"))
 		for (i = 0; i < j.next; i++)
 			add_range(f, j.ext[i].pblk, j.ext[i].len);
-	else
+	else if (!j.sb_valid && !strncmp(field, "fc_", 3))
+		msg = "the journal superblock is not valid";
+	else if (!strcmp(field, "maxlen") && j.sb_valid)
+		set_num(f, j.sb_maxlen);
+	else if (!strcmp(field, "maxlen"))
+		msg = "the journal superblock is not valid";
+	else if (!strcmp(field, "fc_blocks") || !strcmp(field, "fc_start")) {
+		unsigned long long fc;
+
+		fc = journal_fc_blocks(&j);
+		if (field[3] == 'b')
+			set_num(f, fc);
+		else if (!fc || fc > j.sb_maxlen)
+			msg = "no fast-commit area";
+		else
+			set_num(f, journal_pblk(&j, j.sb_maxlen - fc));
+	} else
 		msg = "unknown journal field";
 out:
 	journal_release(&j);
@@ -552,6 +579,7 @@ static const char *const inode_fields[] = {
 };
 static const char *const journal_fields[] = {
 	"extents", "blocks", "start", "runs", "inode", "sequence", "dirty",
+	"maxlen", "fc_blocks", "fc_start",
 	NULL
 };
 static const char *const trace_fields[] = {
