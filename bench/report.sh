@@ -10,6 +10,41 @@ disk_of() {
 		    echo "reports rotational" || echo "reports non-rotational")"
 }
 
+# The ladder's memory: one row per measured command, one column per rung
+# (peak MiB and growth), then bytes of the owner index per extent.
+ladder_table() {
+	awk -F'\t' '
+	$2 == "extents" { ext[$1] = $3; next }
+	{ if (!($1 in seen)) { seen[$1] = 1; rung[++nr] = $1 }
+	  if (!($2 in wseen)) { wseen[$2] = 1; what[++nw] = $2 }
+	  kib[$1, $2] = $3 }
+	END {
+		printf "| command |"
+		for (i = 1; i <= nr; i++) printf " %s |", rung[i]
+		printf "\n|---|"
+		for (i = 1; i <= nr; i++) printf "---|"
+		printf "\n"
+		for (j = 1; j <= nw; j++) {
+			printf "| `%s` |", what[j]
+			for (i = 1; i <= nr; i++) {
+				k = kib[rung[i], what[j]]
+				g = ""
+				if (i > 1 && rung[i] != "2t" && kib[rung[i-1], what[j]] > 0)
+					g = sprintf(" (x%.2f)", k / kib[rung[i-1], what[j]])
+				printf " %.1f MiB%s |", k / 1024, g
+			}
+			printf "\n"
+		}
+		printf "| owner index bytes per extent (map peak - frag peak) / extents |"
+		for (i = 1; i <= nr; i++) {
+			d = kib[rung[i], "e2layout owner index (map)"] - kib[rung[i], "e2layout frag"]
+			if (ext[rung[i]] > 0) printf " %.1f |", d * 1024 / ext[rung[i]]
+			else printf " ? |"
+		}
+		printf "\n"
+	}' "$W/ladder.tsv"
+}
+
 report() {
 	local mem_max=0 mem_ref="" v
 	echo "# e2layout benchmark results"
@@ -91,6 +126,15 @@ report() {
 		echo "Peak memory of e2layout: not available (no command measured)."
 	fi
 	echo
+	if [ -s "$W/ladder.tsv" ]; then
+		echo "## Scale ladder: peak memory per rung (issue 15)"
+		echo
+		echo "Images: $LADDER_HOW.  Growth = this rung's peak / the" \
+		     "previous rung's (the file count grows 10x, 3x, 3.3x)."
+		echo
+		ladder_table
+		echo
+	fi
 	echo "## Identical outputs (checked in the same run)"
 	echo
 	if [ -s "$W/same.tsv" ]; then
@@ -112,6 +156,7 @@ report() {
 		     "matches e2freefrag as well."
 	fi
 	[ -s "$W/reloc.note" ] && echo "- journal relocate: $(cat "$W/reloc.note")"
+	[ -s "$W/ldf.note" ] && echo "- live defrag: $(cat "$W/ldf.note")"
 	echo
 	echo "\"not available\" means this e2layout lacks the command (it answered" \
 	     "\"not supported yet\", \"Command not found\" or similar); the" \

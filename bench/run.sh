@@ -10,16 +10,18 @@ set -u
 usage() {
 	cat <<'EOF'
 Usage: bench/run.sh [--smoke] [--results FILE] [--rounds N] [--runs N]
-                    [--no-cold] [--only ID,ID...]
+                    [--no-cold] [--only ID,ID...] [--ladder "N N..."]
   E2LAYOUT=PATH        the binary (default: ./e2layout of this tree)
   E2LAYOUT_BENCH_DIR   where the images are cached (default /tmp/e2layout-bench)
-Rows: stat stats freefrag groups frag frag_mnt tui relocate (and memory).
+Rows: stat stats freefrag groups frag frag_mnt tui relocate live_defrag
+(and memory), ladder (issue 15: 100k, 1M, 3M and, where the disk allows, 10M
+files and a 2 TiB filesystem with files in all its groups).
 EOF
 }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 E2L=${E2LAYOUT:-$top/e2layout}
-SMOKE=0 RESULTS="" ROUNDS=2 RUNS=2 COLD=auto ONLY=""
+SMOKE=0 RESULTS="" ROUNDS=2 RUNS=2 COLD=auto ONLY="" LADDER=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) SMOKE=1 ;;
@@ -28,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=$2; shift ;;
 	--no-cold) COLD=no ;;
 	--only) ONLY=,$2, ; shift ;;
+	--ladder) LADDER=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -45,6 +48,7 @@ if [ -n "$missing" ]; then
 	exit 2
 fi
 . "$top/bench/lib.sh"
+. "$top/bench/ladder.sh"
 declare -A AVAIL AVAIL_WHY
 DROP='sync; echo 3 > /proc/sys/vm/drop_caches'
 WARMUP=1
@@ -56,20 +60,31 @@ if [ $SMOKE = 1 ]; then
 	ROUNDS=1 RUNS=1 WARMUP=0 COLD=no
 	BIG_SIZE=8M FILES_SIZE=16M NFILES=300
 	J_SIZE=32M J_MIB=4 J_FILE_KIB=256
+	L_SIZE=64M L_FILES=8 L_ROUNDS=8
+	[ -n "$LADDER" ] || LADDER=2000
+	L2T_SIZE=2G L2T_FILES=2000 L2T_PER=100 L2T_DESC="2 GiB, 16 groups"
 else
 	BDIR=${E2LAYOUT_BENCH_DIR:-/tmp/e2layout-bench}
 	[ -n "$RESULTS" ] || RESULTS=$top/bench/RESULTS.md
 	BIG_SIZE=16T FILES_SIZE=4G NFILES=300000
 	J_SIZE=1G J_MIB=128 J_FILE_KIB=4096
+	L_SIZE=1G L_FILES=64 L_ROUNDS=64
+	[ -n "$LADDER" ] || LADDER="100000 1000000 3000000 10000000"
+	L2T_SIZE=2T L2T_FILES=1000000 L2T_PER=61
+	L2T_DESC="2 TiB, 16,384 groups, 1M files in all of them"
 fi
+LADDER_HOW="sparse ext4 images (4 KiB blocks, lazy init) filled by bench/images/genfs.c through libext2fs: directories of 1000 files of 1-8 blocks, every 7th file in 2-4 extents with gaps; rungs: $LADDER files; 2t: $L2T_DESC"
 W=$BDIR/work
 MNT=$W/mnt
 mkdir -p "$W"
 : > "$W/rows.tsv"; : > "$W/mem.tsv"; : > "$W/same.tsv"; : > "$W/hyperfine.log"
+: > "$W/ladder.tsv"
 
 cleanup() {
 	mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
 	rmdir "$MNT" 2>/dev/null
+	mountpoint -q "$W/ldmnt" 2>/dev/null && umount "$W/ldmnt"
+	rmdir "$W/ldmnt" 2>/dev/null
 	rm -f "$W"/*.copy.img
 	[ $SMOKE = 1 ] && rm -rf "$BDIR"
 }
@@ -83,6 +98,9 @@ image() {
 	local img=$BDIR/$name.img
 	local key
 	key="$(cat "$recipe" "$top/bench/images/genfiles.c" | cksum) $*"
+	case $recipe in */ladder.sh)
+		key="$(cat "$recipe" "$top/bench/images/genfs.c" | cksum) $*" ;;
+	esac
 	if [ -f "$img" ] && [ "$(cat "$img.stamp" 2>/dev/null)" = "$key" ]; then
 		return 0
 	fi
@@ -98,13 +116,22 @@ image() {
 }
 want() { [ -z "$ONLY" ] || [[ $ONLY == *,$1,* ]]; }
 
-image big big.sh "$BIG_SIZE"
-image files files.sh "$FILES_SIZE" "$NFILES" "$W"
-image jfrag jfrag.sh "$J_SIZE" "$J_MIB" "$J_FILE_KIB" "$W"
+# each image only when a row that reads it runs
+want_any() { local r; for r; do want "$r" && return 0; done; return 1; }
+want_any stat stats freefrag groups tui memory && image big big.sh "$BIG_SIZE"
+want_any frag frag_mnt memory &&
+	image files files.sh "$FILES_SIZE" "$NFILES" "$W"
+want_any relocate memory &&
+	image jfrag jfrag.sh "$J_SIZE" "$J_MIB" "$J_FILE_KIB" "$W"
 BIG=$BDIR/big.img FILES=$BDIR/files.img JFRAG=$BDIR/jfrag.img
 FILES_HOW=$(tail -1 "$W/files.recipe.log" 2>/dev/null)
 [ -n "$FILES_HOW" ] || FILES_HOW="(cached image)"
 JFRAG_HOW=$(grep journal: "$W/jfrag.recipe.log" 2>/dev/null)
+LDFRAG=$BDIR/ldfrag.img LDFRAG_OK=""
+if [ "$(id -u)" = 0 ] && { [ -z "$ONLY" ] || [[ $ONLY == *,live_defrag,* ]]; }; then
+	(image ldfrag ldfrag.sh "$L_SIZE" "$L_FILES" "$L_ROUNDS" "$W") 2>/dev/null &&
+		LDFRAG_OK=1
+fi
 
 if [ "$COLD" = auto ]; then
 	if [ "$(id -u)" = 0 ] && sh -c "$DROP" 2>/dev/null; then
@@ -184,6 +211,43 @@ if want relocate; then
 	fi
 	rm -f "$COPY"
 fi
+if want live_defrag; then
+	# Two copies of the same image, one per tool, each loop-mounted: the
+	# same files defragmented by e2layout (every fragmented file, through
+	# the kernel) and by e4defrag (the whole mount).
+	LCOPY=$W/ldfrag.copy.img LM=$W/ldmnt
+	ldesc="$L_FILES files x $L_ROUNDS pieces"
+	[ $SMOKE = 1 ] && ldesc="$ldesc (smoke)"
+	mkdir -p "$LM"
+	LPREP="cp --sparse=always $LDFRAG $LCOPY"
+	lrun() { echo "mount -o loop $LCOPY $LM && { $1 > /dev/null; r=\$?; umount $LM; exit \$r; }"; }
+	LE2L=$(lrun "$E2L -R 'defrag --worst 512 --apply' $LM")
+	LE4D=$(lrun "e4defrag $LM")
+	lcount() { find "$LM" -type f -exec filefrag {} + 2>/dev/null |
+		   awk '{ s += $(NF - 2) } END { print s + 0 }'; }
+	if [ -z "$LDFRAG_OK" ] || ! command -v e4defrag >/dev/null 2>&1; then
+		AVAIL[live_defrag]=na
+		AVAIL_WHY[live_defrag]="cannot loop-mount here, or no e4defrag"
+		row live_defrag warm "defrag --worst N --apply (live)" \
+			"$ldesc" "e4defrag" 1 "<= 1x" "" "" ""
+	else
+		pair live_defrag "defrag --worst 512 --apply (live)" "$ldesc" 1 \
+			"<= 1x" "$LE2L" "e4defrag" "$LE4D" "$LPREP" \
+			"a fresh copy each run, mounted and unmounted in the timing"
+		ext() {	# CMD: total extents of the files after CMD on a copy
+			sh -c "$LPREP"
+			mount -o loop "$LCOPY" "$LM" || return
+			[ -n "$1" ] && sh -c "$1" >/dev/null 2>&1
+			sync; lcount; umount "$LM"
+		}
+		lb=$(ext "") le=$(ext "$E2L -R 'defrag --worst 512 --apply' $LM")
+		l4=$(ext "e4defrag $LM")
+		v=$([ "${le:-x}" -le "${l4:-0}" ] 2>/dev/null && echo PASS || echo FAIL)
+		echo "extents of the $L_FILES files: $lb before; after e2layout $le, after e4defrag $l4 (target: e2layout <= e4defrag: **$v**)" > "$W/ldf.note"
+		cat "$W/ldf.note"
+	fi
+	rm -f "$LCOPY"
+fi
 
 # Peak memory on the big image (and, for information, frag on the files).
 if want memory; then
@@ -202,6 +266,7 @@ if want memory; then
 	printf '%s\t%s\t%s\n' "e2fsck -fn (comparator)" "$kib" e2fsck >> "$W/mem.tsv"
 	echo "  memory e2fsck -fn: $kib KiB"
 fi
+want ladder && ladder_run
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 SECS=$(( $(date +%s) - T0 ))
 

@@ -153,6 +153,7 @@ void tui_reload(struct tui *t)
 	/* the owner index describes the old layout (apply reopens and drops
 	 * it, but not on a -z session): scan again */
 	session_invalidate(t->s);
+	t->gen++;	/* what the maps showed is gone */
 	(void)session_need(t->s, NEED_GROUP_DESC);
 	if (t->cur >= ext2fs_blocks_count(t->fs->super))
 		t->cur = t->fs->super->s_first_data_block;
@@ -233,6 +234,7 @@ static void scan_start(struct tui *t)
 	}
 	t->scanning = 1;
 	t->scan_cancelled = 0;
+	t->scan_ms = 0;
 }
 
 static long now_ms(void)
@@ -250,8 +252,18 @@ static int scan_idle(struct tui *t)
 	errcode_t err;
 	int done = 0;
 
+	long t0 = start;
+
+	if (t->scan_slow) {
+		struct timespec ts = {0, 100 * 1000 * 1000};
+
+		nanosleep(&ts, NULL);
+		start = now_ms();
+	}
 	while (!done && now_ms() - start < 40) {
-		err = owner_scan_step(t->s, 256, &done);
+		err = owner_scan_step(t->s, t->scan_slow ? 1 : 256, &done);
+		if (t->scan_slow && !err && !done)
+			break;
 		if (err) {
 			tui_message(t, 1, "owner scan: %s",
 				    error_message(err));
@@ -259,12 +271,19 @@ static int scan_idle(struct tui *t)
 			done = 1;
 		}
 	}
+	t->scan_ms += now_ms() - t0;
 	if (done) {
 		t->scanning = 0;
 		t->gen++;
 		if (!t->scan_err && !t->msg[0])
 			tui_message(t, 0, "owner scan complete");
+		return 1;
 	}
+	/* a frame every quarter second while it runs: drawing after every
+	 * 40 ms slice cost the scan a third of its time */
+	if (now_ms() - t->scan_drawn < 250 && !t->scan_slow)
+		return 0;
+	t->scan_drawn = now_ms();
 	return 1;
 }
 
@@ -416,11 +435,14 @@ int tui_main(struct session *s, const char *keys)
 			tui_views[i]->init(t);
 	tui_live_refresh(t);
 	t->scan_pending = 1;
+	t->scan_slow = getenv("E2L_TUI_SCAN_SLOW") &&
+		       strcmp(getenv("E2L_TUI_SCAN_SLOW"), "0");
 	t->exit_first_frame = getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME") &&
 			      strcmp(getenv("E2L_TUI_EXIT_AFTER_FIRST_FRAME"),
 				     "0");
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
+	mapw_cache_free(t);
 	if (!t->exit_first_frame)
 		tui_draw(t);
 	if (dump)

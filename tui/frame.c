@@ -26,6 +26,36 @@ static void draw_live(struct tui *t, int x)
 			 buf);
 }
 
+/* The scan's progress for the status line: done, files walked, time
+ * left (from the time spent so far), or where a cancelled scan stopped. */
+static void scan_status(struct tui *t, char *buf, size_t size)
+{
+	double p = owner_scan_progress(t->s);
+	unsigned long files = owner_scan_files(t->s);
+	long left;
+
+	buf[0] = 0;
+	if (t->scan_cancelled) {
+		snprintf(buf, size, "scan cancelled at %d%%, %lu files (R "
+			 "resumes)", (int)(p * 100), files);
+		return;
+	}
+	if (!t->scanning)
+		return;
+	if (p < 0.01 || t->scan_ms < 200) {
+		snprintf(buf, size, "scan %d%%, %lu files, time left: "
+			 "estimating", (int)(p * 100), files);
+		return;
+	}
+	left = (long)(t->scan_ms * (1 - p) / p / 1000 + 0.5);
+	if (left >= 60)
+		snprintf(buf, size, "scan %d%%, %lu files, %ld:%02ld left",
+			 (int)(p * 100), files, left / 60, left % 60);
+	else
+		snprintf(buf, size, "scan %d%%, %lu files, %ld s left",
+			 (int)(p * 100), files, left);
+}
+
 static void draw_tabs(struct tui *t)
 {
 	int i, x = 0;
@@ -72,7 +102,7 @@ void tui_draw(struct tui *t)
 {
 	const char *hint = " q quit  ? help  / search  : request  "
 			   "Tab/1-7 views  e edit";
-	char alloc[256];
+	char alloc[256], scan[128];
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -102,12 +132,13 @@ void tui_draw(struct tui *t)
 	draw_tabs(t);
 	tui_views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
 	tui_fill(t, t->rows - 2, 0, t->cols, R_STATUS);
+	scan_status(t, scan, sizeof(scan));
 	if (tui_alloc_status(t, alloc, sizeof(alloc)))
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s | %s",
-			 alloc, t->status);
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s | %s",
+			 scan, scan[0] ? " | " : "", alloc, t->status);
 	else
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s",
-			 t->status);
+		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s",
+			 scan, scan[0] ? " | " : "", t->status);
 	move(t->rows - 1, 0);
 	clrtoeol();
 	if (t->prompt) {

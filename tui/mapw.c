@@ -99,9 +99,70 @@ static int label_width(struct tui *t, const struct map_layout *m)
 	return 0;
 }
 
+/* The cache slot for this map's geometry, filled (*hit 0) or valid. */
+static struct mapw_cache *cache_get(struct tui *t, const struct map_layout *m,
+				    int rows, int cols, int *hit)
+{
+	/* what the counts come from: the descriptors' estimate before the
+	 * scan begins, the bitmap while it runs, the index once complete */
+	int complete = owner_index_complete(t->s) ? 2 : t->s->owners ? 1 : 0;
+	int i;
+	struct mapw_cache *c;
+
+	*hit = 0;
+	for (i = 0; i < 2; i++) {
+		c = &t->mapcache[i];
+		if (c->cls && c->gen == t->gen && c->complete == complete &&
+		    c->first == m->first && c->end == m->end &&
+		    c->row_blocks == m->row_blocks && c->bpc == m->bpc &&
+		    c->top_row == m->top_row && c->rows == rows &&
+		    c->cols == cols && !t->s->live) {
+			*hit = 1;
+			return c;
+		}
+	}
+	c = &t->mapcache[t->mapcache_next];
+	t->mapcache_next ^= 1;
+	free(c->cls);
+	free(c->used);
+	memset(c, 0, sizeof(*c));
+	c->cls = malloc((size_t)rows * cols);
+	c->used = malloc((size_t)rows * cols * sizeof(*c->used));
+	if (!c->cls || !c->used) {
+		free(c->cls);
+		free(c->used);
+		c->cls = NULL;
+		c->used = NULL;
+		return NULL;
+	}
+	c->gen = t->gen;
+	c->complete = complete;
+	c->first = m->first;
+	c->end = m->end;
+	c->row_blocks = m->row_blocks;
+	c->bpc = m->bpc;
+	c->top_row = m->top_row;
+	c->rows = rows;
+	c->cols = cols;
+	return c;
+}
+
+void mapw_cache_free(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		free(t->mapcache[i].cls);
+		free(t->mapcache[i].used);
+		memset(&t->mapcache[i], 0, sizeof(t->mapcache[i]));
+	}
+}
+
 void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	       int w)
 {
+	struct mapw_cache *cache;
+	int hit, ci;
 	blk64_t rows = div_up(m->end - m->first, m->row_blocks);
 	blk64_t r, rstart, rend, cfirst, ccount, counts[OWN_CLASS_MAX];
 	int lw = label_width(t, m), cols = w - lw, i, role, lit;
@@ -122,6 +183,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	t->area.row_blocks = m->row_blocks;
 	t->area.bpc = m->bpc;
 	t->area.top_row = m->top_row;
+	cache = cache_get(t, m, h, cols, &hit);
 	for (r = m->top_row; r < rows && (int)(r - m->top_row) < h; r++) {
 		int sy = y + (int)(r - m->top_row);
 
@@ -144,9 +206,20 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 				break;
 			ccount = rend - cfirst < m->bpc ? rend - cfirst
 							: m->bpc;
-			memset(counts, 0, sizeof(counts));
-			owner_class_counts_quick(t->s, cfirst, ccount, counts);
-			cls = cell_class(counts, ccount, &used);
+			ci = (int)(r - m->top_row) * cols + i;
+			if (cache && hit) {
+				cls = cache->cls[ci];
+				used = cache->used[ci];
+			} else {
+				memset(counts, 0, sizeof(counts));
+				owner_class_counts_quick(t->s, cfirst, ccount,
+							 counts);
+				cls = cell_class(counts, ccount, &used);
+				if (cache) {
+					cache->cls[ci] = (unsigned char)cls;
+					cache->used[ci] = (float)used;
+				}
+			}
 			role = R_CLASS0 + cls;
 			at = theme_attr(t, role);
 			if (t->nhl && mapw_highlighted(t, cfirst, ccount))

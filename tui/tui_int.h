@@ -97,6 +97,8 @@ struct edit_op {
 	const char *cmd;	/* the request, before the object */
 	const char *opt;	/* after the object, or NULL */
 	enum edit_input input;
+	int live;		/* 1: only on a mounted filesystem (through the
+				   kernel), 0: only offline, -1: both */
 };
 
 /* The editor's screens (edit.c, drawn by edit_draw.c). */
@@ -136,6 +138,22 @@ struct tui {
 	int scanning, scan_cancelled;
 	int scan_pending;	/* started once the first frame is drawn */
 	int exit_first_frame;	/* E2L_TUI_EXIT_AFTER_FIRST_FRAME (bench) */
+	long scan_ms;		/* time spent scanning, for the time left */
+	long scan_drawn;	/* when a frame last showed the scan */
+	/* The map cells last drawn (mapw.c): while the owner scan runs the
+	 * cells cannot change (the scan's runs count once it is complete),
+	 * so a frame redraws them without asking the bitmap again. */
+	struct mapw_cache {
+		unsigned gen;
+		int complete;
+		blk64_t first, end, row_blocks, bpc, top_row;
+		int rows, cols;
+		unsigned char *cls;	/* rows x cols classes */
+		float *used;		/* and used shares */
+	} mapcache[2];
+	int mapcache_next;
+	int scan_slow;		/* E2L_TUI_SCAN_SLOW (tests): an inode a
+				   tenth of a second, to see the progress */
 	errcode_t scan_err;
 	unsigned gen;		/* bumped when what the maps show changes */
 	/* The map cursor, shared by every view that draws a map. */
@@ -250,6 +268,8 @@ struct map_layout {
 void mapw_fit(struct tui *t, struct map_layout *m, int w, int h);
 void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	       int w);
+/* Frees the cells mapw_draw keeps between frames. */
+void mapw_cache_free(struct tui *t);
 /* Lines the legend needs at width w; draws it at (y, x). */
 int mapw_legend(struct tui *t, int y, int x, int w, int draw);
 /* The cell of the last drawn map at screen (y, x): 0 and *blk on a hit. */

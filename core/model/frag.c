@@ -56,88 +56,46 @@ errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
 	return 0;
 }
 
-/* Worst first: most extents beyond the ideal, then the largest. */
-static int worst_cmp(const void *x, const void *y)
+errcode_t frag_files_scan(struct session *s, size_t top, int readahead,
+			  struct frag_files *f)
 {
-	const struct frag_file *a = x, *b = y;
-	blk64_t ea = a->extents - a->ideal, eb = b->extents - b->ideal;
+	struct owner_frag of;
+	errcode_t err;
+	size_t i;
 
-	if (ea != eb)
-		return ea > eb ? -1 : 1;
-	if (a->blocks != b->blocks)
-		return a->blocks > b->blocks ? -1 : 1;
-	return a->ino < b->ino ? -1 : a->ino > b->ino;
-}
-
-/* Max-heap under worst_cmp (the root compares greatest: the least bad). */
-static void heap_up(struct frag_file *h, size_t i, const struct frag_file *x)
-{
-	while (i) {
-		size_t p = (i - 1) / 2;
-
-		if (worst_cmp(&h[p], x) >= 0)
-			break;
-		h[i] = h[p];
-		i = p;
+	memset(f, 0, sizeof(*f));
+	err = owner_frag_get(s, top, readahead, &of);
+	if (err)
+		return err;
+	f->files = of.st.files;
+	f->fragmented_files = of.st.fragmented;
+	f->total_blocks = of.st.total_blocks;
+	f->total_extents = of.st.total_extents;
+	f->total_ideal = of.st.total_ideal;
+	f->bad_inodes = of.bad_inodes;
+	f->score = of.st.total_blocks ?
+		   100.0 * of.st.displaced / of.st.total_blocks : 0;
+	if (of.n) {
+		f->worst = calloc(of.n, sizeof(*f->worst));
+		if (!f->worst) {
+			free(of.files);
+			return ENOMEM;
+		}
 	}
-	h[i] = *x;
-}
-
-/* Replaces the root with x. */
-static void heap_down(struct frag_file *h, size_t n, const struct frag_file *x)
-{
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && worst_cmp(&h[c + 1], &h[c]) > 0)
-			c++;
-		if (worst_cmp(&h[c], x) <= 0)
-			break;
-		h[i] = h[c];
-		i = c;
+	for (i = 0; i < of.n; i++) {
+		f->worst[i].ino = of.files[i].ino;
+		f->worst[i].blocks = of.files[i].blocks;
+		f->worst[i].extents = of.files[i].extents;
+		f->worst[i].ideal = of.files[i].ideal;
 	}
-	h[i] = *x;
+	f->nworst = of.n;
+	free(of.files);
+	return 0;
 }
 
 errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f)
 {
-	const struct owner_fstats *st;
-	const struct owner_filefrag *list;
-	size_t n, i, k;
-	errcode_t err;
-
-	memset(f, 0, sizeof(*f));
-	err = owner_frag_data(s, &st, &list, &n);
-	if (err)
-		return err;
-	f->files = st->files;
-	f->fragmented_files = st->fragmented;
-	f->total_blocks = st->total_blocks;
-	f->total_extents = st->total_extents;
-	f->total_ideal = st->total_ideal;
-	f->score = st->total_blocks ?
-		   100.0 * st->displaced / st->total_blocks : 0;
-	if (!n || !top)
-		return 0;
-	k = n < top ? n : top;
-	f->worst = calloc(k, sizeof(*f->worst));
-	if (!f->worst)
-		return ENOMEM;
-	/* the k worst through a heap whose root is the least bad kept */
-	for (i = 0; i < n; i++) {
-		struct frag_file x = {.ino = list[i].ino,
-				      .blocks = list[i].blocks,
-				      .extents = list[i].extents,
-				      .ideal = list[i].ideal};
-
-		if (i < k)
-			heap_up(f->worst, i, &x);
-		else if (worst_cmp(&x, &f->worst[0]) < 0)
-			heap_down(f->worst, k, &x);
-	}
-	qsort(f->worst, k, sizeof(*f->worst), worst_cmp);
-	f->nworst = k;
-	return 0;
+	return frag_files_scan(s, top, 0, f);
 }
 
 void frag_files_release(struct frag_files *f)

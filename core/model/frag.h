@@ -35,10 +35,17 @@ struct frag_files {
 	blk64_t files, fragmented_files;
 	blk64_t total_blocks, total_extents, total_ideal;
 	double score;		/* 0 (perfect) .. 100 */
+	unsigned long bad_inodes;	/* skipped as corrupted */
 };
 
-/* Per-file fragmentation from the owner index; keeps the top files. */
+/* Per-file fragmentation and the top worst files: from the session's owner
+ * index when it is built, else from a scan that keeps no block runs
+ * (memory: the bitmaps and the top files, whatever the file count). */
 errcode_t frag_files_get(struct session *s, size_t top, struct frag_files *f);
+/* The same; readahead also asks for the directory blocks, for a walk of
+ * the tree to the worst files' paths that follows. */
+errcode_t frag_files_scan(struct session *s, size_t top, int readahead,
+			  struct frag_files *f);
 void frag_files_release(struct frag_files *f);
 
 /* Additions: one file's counts, read from its inode now (no scan). */

@@ -221,9 +221,9 @@ static int scan_buffer_blocks(ext2_filsys fs)
 }
 
 /* Room for about one and a half runs per used inode, so that the vector
- * is not copied over and over as it grows (pages never touched cost no
- * memory; capped, and growth still works beyond it). */
-static void reserve_runs(ext2_filsys fs, struct orun_vec *v)
+ * is seldom grown (pages never touched cost no memory; capped, and growth
+ * still works beyond it). */
+static void reserve_runs(ext2_filsys fs, struct frun_vec *v)
 {
 	unsigned long long used = fs->super->s_inodes_count -
 				  fs->super->s_free_inodes_count;
@@ -239,9 +239,56 @@ static void reserve_runs(ext2_filsys fs, struct orun_vec *v)
 		v->cap = cap;
 }
 
-errcode_t owner_scan_begin(struct session *s)
+#define OWNER_TOP_KEEP 1024	/* worst files the session's index keeps */
+
+errcode_t owner_idx_open(ext2_filsys fs, const char *device,
+			 enum owner_keep keep, size_t topmax,
+			 struct owner_index **out)
 {
 	struct owner_index *idx;
+	errcode_t err;
+
+	*out = NULL;
+	if (keep != OKEEP_NONE &&
+	    ext2fs_blocks_count(fs->super) >> FRUN_START_BITS)
+		return EOVERFLOW;	/* beyond the compact runs' reach */
+	idx = calloc(1, sizeof(*idx));
+	if (!idx)
+		return ENOMEM;
+	idx->rafd = -1;
+	idx->keep = keep;
+	idx->topmax = topmax;
+	err = meta_groups(fs, &idx->meta);
+	if (!err)
+		err = meta_inodes(fs, idx);
+	if (err)
+		goto out;
+	orun_sort(&idx->meta);
+	meta_merge(fs, &idx->meta);
+	if (keep == OKEEP_ALL)
+		reserve_runs(fs, &idx->files);
+	idx->inode_buf = malloc(EXT2_INODE_SIZE(fs->super));
+	if (!idx->inode_buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	err = ext2fs_open_inode_scan(fs, scan_buffer_blocks(fs), &idx->scan);
+	if (err)
+		goto out;
+	ext2fs_inode_scan_flags(idx->scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
+	/* readahead of the inode tables goes through a descriptor of our
+	 * own: the page cache is the same */
+	if (device)
+		idx->rafd = open(device, O_RDONLY | O_CLOEXEC);
+	*out = idx;
+	return 0;
+out:
+	owner_index_free(idx);
+	return err;
+}
+
+errcode_t owner_scan_begin(struct session *s)
+{
 	errcode_t err;
 
 	if (!s->fs)
@@ -251,48 +298,37 @@ errcode_t owner_scan_begin(struct session *s)
 	err = session_need(s, NEED_BLOCK_BITMAP);
 	if (err)
 		return err;
-	idx = calloc(1, sizeof(*idx));
-	if (!idx)
-		return ENOMEM;
-	idx->rafd = -1;
-	err = meta_groups(s->fs, &idx->meta);
-	if (!err)
-		err = meta_inodes(s->fs, idx);
-	if (err)
-		goto out;
-	orun_sort(&idx->meta);
-	meta_merge(s->fs, &idx->meta);
-	reserve_runs(s->fs, &idx->files);
-	idx->inode_buf = malloc(EXT2_INODE_SIZE(s->fs->super));
-	if (!idx->inode_buf) {
-		err = ENOMEM;
-		goto out;
-	}
-	err = ext2fs_open_inode_scan(s->fs, scan_buffer_blocks(s->fs),
-				     &idx->scan);
-	if (err)
-		goto out;
-	ext2fs_inode_scan_flags(idx->scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
-	/* readahead of the inode tables goes through a descriptor of our
-	 * own: the page cache is the same */
-	if (s->device)
-		idx->rafd = open(s->device, O_RDONLY | O_CLOEXEC);
-	s->owners = idx;
-	return 0;
-out:
-	owner_index_free(idx);
-	return err;
+	return owner_idx_open(s->fs, s->device, OKEEP_ALL, OWNER_TOP_KEEP,
+			      &s->owners);
 }
 
 double owner_scan_progress(const struct session *s)
 {
 	const struct owner_index *idx = s->owners;
+	const struct ext2_super_block *sb;
+	double p, q;
 
 	if (!idx || !s->fs)
 		return 0;
 	if (idx->complete)
 		return 1;
-	return (double)idx->last_ino / s->fs->super->s_inodes_count;
+	sb = s->fs->super;
+	/* the in-use inodes walked, of those the superblock counts (lazy
+	 * inode tables make the inode number a poor measure); the inode
+	 * number when the count is implausible */
+	p = (double)idx->last_ino / sb->s_inodes_count;
+	if (sb->s_free_inodes_count < sb->s_inodes_count) {
+		q = (double)idx->walked / (sb->s_inodes_count -
+					   sb->s_free_inodes_count);
+		if (q <= 1)
+			p = q;
+	}
+	return p < 0.99 ? p : 0.99;
+}
+
+unsigned long owner_scan_files(const struct session *s)
+{
+	return s->owners ? s->owners->walked : 0;
 }
 
 errcode_t owner_index_build(struct session *s)
@@ -323,16 +359,68 @@ unsigned long owner_absent_inodes(const struct session *s)
 	return s->owners ? s->owners->absent_inodes : 0;
 }
 
-errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
-			  const struct owner_filefrag **files, size_t *n)
-{
-	errcode_t err = owner_index_build(s);
+static void readahead_dirs(struct session *s,
+			   const struct owner_index *idx);
 
+static int worse_cmp(const void *a, const void *b)
+{
+	return owner_worse(a, b);
+}
+
+/* Scans keeping only directory runs (for readahead before the path walk),
+ * remembering the top worst files. */
+static errcode_t frag_scan(struct session *s, size_t top,
+			   struct owner_index **out)
+{
+	struct owner_index *idx;
+	errcode_t err;
+	int done = 0;
+
+	err = session_need(s, NEED_BLOCK_BITMAP);
 	if (err)
 		return err;
-	*st = &s->owners->fstats;
-	*files = s->owners->frag;
-	*n = s->owners->nfrag;
+	err = owner_idx_open(s->fs, s->device, OKEEP_DIRS, top, &idx);
+	while (!err && !done)
+		err = owner_idx_step(s->fs, idx, 65536, &done);
+	if (err) {
+		owner_index_free(idx);
+		return err;
+	}
+	*out = idx;
+	return 0;
+}
+
+errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
+			 struct owner_frag *out)
+{
+	struct owner_index *idx = s->owners, *own = NULL;
+	errcode_t err;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (!idx || !idx->complete || top > idx->topmax) {
+		err = frag_scan(s, top, &own);
+		if (err)
+			return err;
+		idx = own;
+	}
+	out->st = idx->fstats;
+	out->bad_inodes = idx->bad_inodes;
+	out->n = idx->nfrag < top ? idx->nfrag : top;
+	if (out->n) {
+		out->files = malloc(idx->nfrag * sizeof(*out->files));
+		if (!out->files) {
+			owner_index_free(own);
+			return ENOMEM;
+		}
+		memcpy(out->files, idx->frag, idx->nfrag * sizeof(*idx->frag));
+		qsort(out->files, idx->nfrag, sizeof(*out->files),
+		      worse_cmp);
+	}
+	if (readahead)
+		readahead_dirs(s, idx);
+	owner_index_free(own);
 	return 0;
 }
 
@@ -384,31 +472,38 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
 	return 0;
 }
 
-void owner_readahead_dirs(struct session *s)
+/* Asks for the directory blocks idx knows (up to 64 MiB). */
+static void readahead_dirs(struct session *s, const struct owner_index *idx)
 {
-	struct owner_index *idx = s->owners;
 	unsigned long long budget = 64ULL << 20, len;
 	size_t i;
 	int fd;
 
-	if (!idx || !idx->complete || !s->device)
+	if (!idx->complete || !s->device)
 		return;
 	fd = open(s->device, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	for (i = 0; i < idx->files.n && budget; i++) {
-		const struct orun *r = &idx->files.v[i];
+		struct orun r;
 
-		if (r->cls != OWN_DIR)
+		frun_unpack(&idx->files.v[i], &r);
+		if (r.cls != OWN_DIR)
 			continue;
-		len = (unsigned long long)r->len * s->fs->blocksize;
+		len = (unsigned long long)r.len * s->fs->blocksize;
 		if (len > budget)
 			len = budget;
 		budget -= len;
-		posix_fadvise(fd, (off_t)(orun_start(r) * s->fs->blocksize),
+		posix_fadvise(fd, (off_t)(orun_start(&r) * s->fs->blocksize),
 			      len, POSIX_FADV_WILLNEED);
 	}
 	close(fd);
+}
+
+void owner_readahead_dirs(struct session *s)
+{
+	if (s->owners)
+		readahead_dirs(s, s->owners);
 }
 
 void owner_index_free(struct owner_index *idx)

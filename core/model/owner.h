@@ -53,11 +53,22 @@ errcode_t owner_scan_begin(struct session *s);
 errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done);
 /* Fraction of the inode scan done, 0..1. */
 double owner_scan_progress(const struct session *s);
+/* In-use inodes (files, directories, links...) the scan has walked. */
+unsigned long owner_scan_files(const struct session *s);
 errcode_t owner_index_build(struct session *s);
 int owner_index_complete(const struct session *s);
 
 /* The owner of one block. */
 errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
+
+/*
+ * The owner of each of blks[0..n) into runs[], the answers owner_lookup
+ * gives: from the session's index when it is complete, else from one inode
+ * scan that keeps only the runs touching those blocks' clusters (nothing
+ * is kept in the session; memory grows with n, not with the file count).
+ */
+errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
+			      size_t n, struct owner_run *runs);
 
 /*
  * Calls fn for every run overlapping [first, first+count), in block order,
@@ -98,12 +109,23 @@ struct owner_fstats {
 
 #define OWNER_MAX_EXTENT_BLOCKS 32768
 
+struct owner_frag {
+	struct owner_fstats st;
+	unsigned long bad_inodes;	/* skipped as corrupted */
+	struct owner_filefrag *files;	/* the worst, worst first */
+	size_t n;
+};
+
 /*
- * After a complete scan: the fs-wide counters and the fragmented files
- * (extents > ideal), unsorted, owned by the index.
+ * The fs-wide counters and the top worst fragmented files (extents >
+ * ideal), worst first; the caller frees out->files.  From the session's
+ * index when it is complete and kept that many, else from a scan of its
+ * own that keeps no runs (memory: the bitmaps and top files).  readahead:
+ * also ask for the directory blocks, before a walk of the tree for the
+ * files' paths on a cold cache.
  */
-errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
-			  const struct owner_filefrag **files, size_t *n);
+errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
+			 struct owner_frag *out);
 
 /* Inodes the scan skipped as corrupted (bad extent tree, bad blocks). */
 unsigned long owner_bad_inodes(const struct session *s);
@@ -119,6 +141,11 @@ enum owner_class owner_class_from_key(const char *key);
  * one walk of the tree (core/requests/owner.c). */
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
+/* The same walk, giving each want[k] the path ext2fs_get_pathname(parent,
+ * want[k]) would (the root "/"), NULL when none is found; paths[k] are
+ * the caller's to free(). */
+errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
+			   char **paths, size_t n);
 
 /*
  * Like owner_class_counts, but before the scan has begun (no bitmap read

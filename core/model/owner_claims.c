@@ -95,9 +95,10 @@ errcode_t owner_claims(struct session *s, const struct owner_query *q,
 	struct claims_ctx c = {0};
 	struct qsorted *qs = NULL;
 	blk64_t *maxend = NULL;
-	const struct orun_vec *vec[2];
+	const struct orun_vec *meta;
+	const struct frun_vec *files;
+	struct orun r;
 	size_t i, m = 0;
-	int v;
 	errcode_t err;
 
 	err = owner_index_build(s);
@@ -127,12 +128,16 @@ errcode_t owner_claims(struct session *s, const struct owner_query *q,
 	c.arg = arg;
 	/* The raw vectors, in any order: sorting is not needed here, and
 	 * the pass must see every run, overlapping or not. */
-	vec[0] = &s->owners->meta;
-	vec[1] = &s->owners->files;
-	for (v = 0; v < 2; v++)
-		for (i = 0; i < vec[v]->n; i++)
-			if (claim_run(&c, &vec[v]->v[i]))
-				goto out;
+	meta = &s->owners->meta;
+	files = &s->owners->files;
+	for (i = 0; i < meta->n; i++)
+		if (claim_run(&c, &meta->v[i]))
+			goto out;
+	for (i = 0; i < files->n; i++) {
+		frun_unpack(&files->v[i], &r);
+		if (claim_run(&c, &r))
+			goto out;
+	}
 out:
 	free(qs);
 	free(maxend);

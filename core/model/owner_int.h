@@ -1,5 +1,6 @@
-/* owner_int.h - internals shared by owner.c (queries) and owner_scan.c (the
- * inode scan): the compact run record and the index structure. */
+/* owner_int.h - internals shared by owner.c, owner_query.c, owner_scan.c,
+ * owner_claims.c and model/owner_*.c: the run records (wide for metadata,
+ * 16 bytes for file runs) and the index structure. */
 #ifndef E2L_OWNER_INT_H
 #define E2L_OWNER_INT_H
 
@@ -8,7 +9,8 @@
 #include <stdint.h>
 
 /*
- * A run as stored: 20 bytes.  start is 48 bits (2^48 blocks is beyond any
+ * A wide run: 20 bytes (the metadata vector, and every run while it is
+ * walked).  start is 48 bits (2^48 blocks is beyond any
  * ext4 filesystem), len 32 bits (runs are split at 2^32-1).  For group
  * metadata classes, ino holds the first group the run serves.
  */
@@ -43,6 +45,50 @@ struct orun_vec {
 	size_t n, cap;
 };
 
+/*
+ * A file run as the scan stores it: 16 bytes, so that the index costs at
+ * most 16 bytes per extent.  start is 46 bits (hi_cls's low 14 bits over
+ * start_lo; 2^46 blocks is 256 PiB at 4 KiB), the class one of the four a
+ * scanned inode can have (2 bits, in the order of enum owner_class), len 16
+ * bits: longer runs are stored as several (an extent is at most 32768).
+ */
+struct frun {
+	uint32_t start_lo;
+	uint16_t hi_cls;
+	uint16_t len;
+	uint32_t ino;
+	uint32_t lblk;
+};
+
+#define FRUN_MAX_LEN 65535U
+#define FRUN_START_BITS 46
+
+struct frun_vec {
+	struct frun *v;
+	size_t n, cap;
+};
+
+static inline blk64_t frun_start(const struct frun *r)
+{
+	return ((blk64_t)(r->hi_cls & 0x3fff) << 32) | r->start_lo;
+}
+
+static inline blk64_t frun_end(const struct frun *r)
+{
+	return frun_start(r) + r->len;
+}
+
+/* The stored run as a wide one (for the query code). */
+void frun_unpack(const struct frun *r, struct orun *out);
+/* Appends r, cut into pieces of at most FRUN_MAX_LEN blocks; EOVERFLOW
+ * for a class or a start the format cannot hold. */
+errcode_t frun_push(struct frun_vec *vec, const struct orun *r);
+/* Sorts in place (no second copy) by (start, ino, class, len, lblk), drops
+ * exact duplicates as orun_sort does and gives memory back. */
+void frun_sort(struct frun_vec *vec);
+/* Index of the first run of v that may overlap pos. */
+size_t frun_find(const struct frun_vec *v, blk64_t pos);
+
 errcode_t orun_push(struct orun_vec *vec, const struct orun *r);
 void orun_sort(struct orun_vec *vec);
 /* The part [a, b) of stored run r as a query answer (group metadata: the
@@ -50,10 +96,13 @@ void orun_sort(struct orun_vec *vec);
 void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 		 struct owner_run *out);
 
+struct owner_index;
+
 /* Per-inode accumulation while walking one inode. */
 struct owalk {
 	ext2_filsys fs;
-	struct orun_vec *out;
+	struct orun_vec *out;		/* where runs go (wide)... */
+	struct owner_index *idx;	/* ...or the scan's: owner_keep_run */
 	ext2_ino_t ino;
 	enum owner_class data_cls;
 	struct orun cur;		/* pending run, cur.len == 0: none */
@@ -75,13 +124,33 @@ errcode_t owalk_read(ext2_filsys fs, ext2_ino_t ino, enum owner_class cls,
 /* Flushes the pending run. */
 void owalk_flush(struct owalk *w);
 
+/* What a scan keeps of the runs it walks. */
+enum owner_keep {
+	OKEEP_ALL = 0,		/* every run: the session's index */
+	OKEEP_NONE,		/* none: per-file counts only (frag) */
+	OKEEP_PROBE,		/* those touching the probe ranges (owner B) */
+	OKEEP_DIRS,		/* directory runs, up to OKEEP_DIRS_MAX (frag:
+				   read ahead before the path walk) */
+};
+
+#define OKEEP_DIRS_MAX 65536	/* 1 MiB of runs */
+
+/* A range of blocks a probe scan keeps the runs of (sorted, disjoint). */
+struct owner_probe {
+	blk64_t start, end;
+};
+
 struct owner_index {
 	struct orun_vec meta;		/* group metadata + special inodes */
-	struct orun_vec files;		/* the scan's runs, sorted at the end */
+	struct frun_vec files;		/* the scan's runs, sorted at the end */
+	enum owner_keep keep;
+	const struct owner_probe *probe;	/* OKEEP_PROBE */
+	size_t nprobe;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
 	ext2_ino_t last_ino;
+	unsigned long walked;		/* in-use inodes walked so far */
 	unsigned long bad_inodes;
 	unsigned long scan_errors;	/* unreadable inode-table blocks */
 	/* a metadata-only e2image file: inodes read by number (the inode
@@ -90,8 +159,10 @@ struct owner_index {
 	ext2_ino_t image_next;
 	unsigned long absent_inodes;
 	struct owner_fstats fstats;
-	struct owner_filefrag *frag;	/* fragmented files only */
-	size_t nfrag, capfrag;
+	/* the worst fragmented files, a bounded heap of at most topmax
+	 * (owner_top.c) */
+	struct owner_filefrag *frag;
+	size_t nfrag, topmax;
 	int files_sorted;		/* files sorted (on first query) */
 	int rafd;			/* the device, for readahead, or -1 */
 	dgrp_t ra_next;			/* first group not yet advised */
@@ -104,7 +175,35 @@ struct owner_index {
 
 /* The scan's runs in block order (sorted on first use after the scan, so
  * that a command needing only the per-file numbers never sorts them). */
-struct orun_vec *owner_files(struct owner_index *idx);
+struct frun_vec *owner_files(struct owner_index *idx);
+
+/* Keeps one walked run as idx->keep says. */
+errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);
+
+/*
+ * An index not attached to a session: group metadata and the special
+ * inodes placed, the inode scan opened (device: for readahead, or NULL).
+ * keep says which file runs the scan keeps; topmax how many of the worst
+ * files it remembers.  The caller steps it with owner_idx_step and frees it
+ * with owner_index_free.
+ */
+errcode_t owner_idx_open(ext2_filsys fs, const char *device,
+			 enum owner_keep keep, size_t topmax,
+			 struct owner_index **out);
+errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
+			 unsigned max_inodes, int *done);
+/* owner_lookup on an index (complete or not). */
+errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
+			   blk64_t blk, struct owner_run *run);
+
+/* The bounded heap of the worst files (owner_top.c): offers one file;
+ * ENOMEM when the heap cannot be allocated. */
+errcode_t owner_top_offer(struct owner_index *idx,
+			  const struct owner_filefrag *f);
+/* worst-first order: more extents beyond the ideal, then more blocks,
+ * then the lower inode. */
+int owner_worse(const struct owner_filefrag *a,
+		const struct owner_filefrag *b);
 
 /* Adds one walked file's fragmentation to the index's counters. */
 errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,

@@ -213,42 +213,47 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 	}
 }
 
-errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
-			  int (*fn)(const struct owner_run *run, void *arg),
-			  void *arg)
+/* owner_for_range over idx (its file runs only once it is complete). */
+static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
+			       blk64_t first, blk64_t count,
+			       int (*fn)(const struct owner_run *run,
+					 void *arg),
+			       void *arg)
 {
 	struct emitter e = {0};
-	const struct orun_vec *mv, *fv;
+	const struct orun_vec *mv;
+	const struct frun_vec *fv;
 	const struct orun *nr;
-	static const struct orun_vec none;
+	static const struct frun_vec none;
+	struct orun fr;		/* fv->v[j], unpacked */
 	blk64_t pos = first, end, total, next, rend;
-	size_t i, j;
-	errcode_t err;
+	size_t i, j, jr = (size_t)-1;
 
-	err = owner_scan_begin(s);
-	if (err)
-		return err;
-	total = ext2fs_blocks_count(s->fs->super);
+	total = ext2fs_blocks_count(fs->super);
 	end = first + count;
 	if (end < first || end > total)
 		end = total;
 	if (first >= end)
 		return 0;
-	e.fs = s->fs;
+	e.fs = fs;
 	e.fn = fn;
 	e.arg = arg;
 	e.from = first;
 	/* With bigalloc, start at the cluster so that its slack is known. */
-	pos -= pos % EXT2FS_CLUSTER_RATIO(s->fs);
-	mv = &s->owners->meta;
-	fv = s->owners->complete ? owner_files(s->owners) : &none;
+	pos -= pos % EXT2FS_CLUSTER_RATIO(fs);
+	mv = &idx->meta;
+	fv = idx->complete ? owner_files(idx) : &none;
 	i = orun_find(mv, pos);
-	j = orun_find(fv, pos);
+	j = frun_find(fv, pos);
 	while (pos < end && !e.stop) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
-		while (j < fv->n && orun_end(&fv->v[j]) <= pos)
+		while (j < fv->n && frun_end(&fv->v[j]) <= pos)
 			j++;
+		if (j < fv->n && j != jr) {
+			frun_unpack(&fv->v[j], &fr);
+			jr = j;
+		}
 		next = end;
 		if (i < mv->n && orun_start(&mv->v[i]) < next)
 			next = orun_start(&mv->v[i]);
@@ -259,23 +264,34 @@ errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
 			pos = rend;
 			continue;
 		}
-		if (j < fv->n && orun_start(&fv->v[j]) <= pos) {
-			rend = orun_end(&fv->v[j]);
+		if (j < fv->n && orun_start(&fr) <= pos) {
+			rend = orun_end(&fr);
 			rend = rend < next ? rend : next;
-			emit_orun(&e, &fv->v[j], pos, rend);
+			emit_orun(&e, &fr, pos, rend);
 			pos = rend;
 			continue;
 		}
 		nr = i < mv->n && orun_start(&mv->v[i]) == next ?
 		     &mv->v[i] : NULL;
-		if (j < fv->n && orun_start(&fv->v[j]) < next) {
-			next = orun_start(&fv->v[j]);
-			nr = &fv->v[j];
+		if (j < fv->n && orun_start(&fr) < next) {
+			next = orun_start(&fr);
+			nr = &fr;
 		}
 		emit_gap(&e, pos, next, nr);
 		pos = next;
 	}
 	return 0;
+}
+
+errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
+			  int (*fn)(const struct owner_run *run, void *arg),
+			  void *arg)
+{
+	errcode_t err = owner_scan_begin(s);
+
+	if (err)
+		return err;
+	return idx_for_range(s->fs, s->owners, first, count, fn, arg);
 }
 
 static int lookup_one(const struct owner_run *run, void *arg)
@@ -284,41 +300,46 @@ static int lookup_one(const struct owner_run *run, void *arg)
 	return 1;
 }
 
-errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
+errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
+			   blk64_t blk, struct owner_run *run)
 {
-	struct owner_index *idx;
-	const struct orun_vec *v;
-	errcode_t err;
+	struct emitter e = {.fs = fs, .fn = lookup_one, .arg = run};
+	const struct frun_vec *fv;
+	struct orun r;
 	size_t k;
-	int pass;
 
-	err = owner_scan_begin(s);
-	if (err)
-		return err;
-	if (blk >= ext2fs_blocks_count(s->fs->super))
+	if (blk >= ext2fs_blocks_count(fs->super))
 		return EXT2_ET_BAD_BLOCK_NUM;
-	idx = s->owners;
 	/* A whole stored run when there is one; else what the bitmap says. */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass && !idx->complete)
-			break;
-		v = pass ? owner_files(idx) : &idx->meta;
-		k = orun_find(v, blk);
-		if (k < v->n && orun_start(&v->v[k]) <= blk) {
-			struct emitter e = {.fs = s->fs, .fn = lookup_one,
-					    .arg = run};
-
-			emit_orun(&e, &v->v[k], orun_start(&v->v[k]),
-				  orun_end(&v->v[k]));
+	k = orun_find(&idx->meta, blk);
+	if (k < idx->meta.n && orun_start(&idx->meta.v[k]) <= blk) {
+		emit_orun(&e, &idx->meta.v[k], orun_start(&idx->meta.v[k]),
+			  orun_end(&idx->meta.v[k]));
+		return 0;
+	}
+	if (idx->complete) {
+		fv = owner_files(idx);
+		k = frun_find(fv, blk);
+		if (k < fv->n && frun_start(&fv->v[k]) <= blk) {
+			frun_unpack(&fv->v[k], &r);
+			emit_orun(&e, &r, orun_start(&r), orun_end(&r));
 			return 0;
 		}
 	}
 	memset(run, 0, sizeof(*run));
 	/* To the end of its cluster, so that bigalloc slack finds its
 	 * owner; the first run reported starts at blk. */
-	return owner_for_range(s, blk, EXT2FS_CLUSTER_RATIO(s->fs) -
-			       blk % EXT2FS_CLUSTER_RATIO(s->fs), lookup_one,
-			       run);
+	return idx_for_range(fs, idx, blk, EXT2FS_CLUSTER_RATIO(fs) -
+			     blk % EXT2FS_CLUSTER_RATIO(fs), lookup_one, run);
+}
+
+errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)
+{
+	errcode_t err = owner_scan_begin(s);
+
+	if (err)
+		return err;
+	return owner_idx_lookup(s->fs, s->owners, blk, run);
 }
 
 static int count_fn(const struct owner_run *run, void *arg)

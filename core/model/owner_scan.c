@@ -138,22 +138,60 @@ void orun_sort(struct orun_vec *vec)
 	}
 }
 
-struct orun_vec *owner_files(struct owner_index *idx)
+struct frun_vec *owner_files(struct owner_index *idx)
 {
 	if (idx->complete && !idx->files_sorted) {
-		orun_sort(&idx->files);
+		frun_sort(&idx->files);
 		idx->files_sorted = 1;
 	}
 	return &idx->files;
 }
 
+/* Does [a, b) touch one of the probe ranges (sorted, disjoint)? */
+static int probe_hit(const struct owner_index *idx, blk64_t a, blk64_t b)
+{
+	size_t lo = 0, hi = idx->nprobe;
+
+	while (lo < hi) {	/* first range ending after a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (idx->probe[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < idx->nprobe && idx->probe[lo].start < b;
+}
+
+errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r)
+{
+	switch (idx->keep) {
+	case OKEEP_NONE:
+		return 0;
+	case OKEEP_DIRS:
+		if (r->cls != OWN_DIR || idx->files.n >= OKEEP_DIRS_MAX)
+			return 0;
+		return frun_push(&idx->files, r);
+	case OKEEP_PROBE:
+		if (!probe_hit(idx, orun_start(r), orun_end(r)))
+			return 0;
+		/* fall through */
+	case OKEEP_ALL:
+	default:
+		return frun_push(&idx->files, r);
+	}
+}
+
 void owalk_flush(struct owalk *w)
 {
-	errcode_t err;
+	errcode_t err = 0;
 
 	if (!w->cur.len)
 		return;
-	err = orun_push(w->out, &w->cur);
+	if (w->idx)
+		err = owner_keep_run(w->idx, &w->cur);
+	else if (w->out)
+		err = orun_push(w->out, &w->cur);
 	if (err)
 		w->err = err;
 	w->cur.len = 0;
@@ -535,7 +573,18 @@ static int defer(ext2_filsys fs, struct owner_index *idx, ext2_ino_t ino,
 
 errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done)
 {
-	struct owner_index *idx;
+	errcode_t err;
+
+	*done = 0;
+	err = owner_scan_begin(s);
+	if (err)
+		return err;
+	return owner_idx_step(s->fs, s->owners, max_inodes, done);
+}
+
+errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
+			 unsigned max_inodes, int *done)
+{
 	struct ext2_inode *inode;
 	struct owalk w;
 	ext2_ino_t ino;
@@ -544,23 +593,19 @@ errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done)
 	int isize;
 
 	*done = 0;
-	err = owner_scan_begin(s);
-	if (err)
-		return err;
-	idx = s->owners;
 	if (idx->complete) {
 		*done = 1;
 		return 0;
 	}
-	isize = EXT2_INODE_SIZE(s->fs->super);
+	isize = EXT2_INODE_SIZE(fs->super);
 	inode = (struct ext2_inode *)idx->inode_buf;
 	memset(&w, 0, sizeof(w));
-	w.fs = s->fs;
-	w.out = &idx->files;
+	w.fs = fs;
+	w.idx = idx;
 	for (n = 0; n < max_inodes; n++) {
 		if ((n & 1023) == 0)
-			scan_readahead(s->fs, idx);
-		err = next_inode(s->fs, idx, &ino, inode, isize);
+			scan_readahead(fs, idx);
+		err = next_inode(fs, idx, &ino, inode, isize);
 		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE ||
 		    (err && err != EXT2_ET_INODE_CSUM_INVALID &&
 		     err != EXT2_ET_INODE_IS_GARBAGE)) {
@@ -577,9 +622,10 @@ errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done)
 			break;
 		idx->last_ino = ino;
 		if (!inode->i_links_count || inode->i_dtime ||
-		    owner_special_ino(s->fs, ino))
+		    owner_special_ino(fs, ino))
 			continue;
-		if (!defer(s->fs, idx, ino, inode, isize)) {
+		idx->walked++;
+		if (!defer(fs, idx, ino, inode, isize)) {
 			if (idx->ndefer < DEFER_MAX)
 				continue;
 			err = defer_flush(idx, &w, isize);
@@ -618,7 +664,7 @@ errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,
 	blk64_t ideal = (w->data_blocks + OWNER_MAX_EXTENT_BLOCKS - 1) /
 			OWNER_MAX_EXTENT_BLOCKS;
 	blk64_t kept = ideal * w->longest;
-	struct owner_filefrag *f;
+	struct owner_filefrag f;
 
 	st->files++;
 	st->total_blocks += w->data_blocks;
@@ -629,19 +675,9 @@ errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,
 	if (w->extents <= ideal)
 		return 0;
 	st->fragmented++;
-	if (idx->nfrag == idx->capfrag) {
-		size_t cap = idx->capfrag ? idx->capfrag * 2 : 64;
-
-		f = realloc(idx->frag, cap * sizeof(*f));
-		if (!f)
-			return ENOMEM;
-		idx->frag = f;
-		idx->capfrag = cap;
-	}
-	f = &idx->frag[idx->nfrag++];
-	f->ino = ino;
-	f->extents = w->extents > UINT32_MAX ? UINT32_MAX : w->extents;
-	f->blocks = w->data_blocks;
-	f->ideal = ideal;
-	return 0;
+	f.ino = ino;
+	f.extents = w->extents > UINT32_MAX ? UINT32_MAX : w->extents;
+	f.blocks = w->data_blocks;
+	f.ideal = ideal;
+	return owner_top_offer(idx, &f);
 }

@@ -2,6 +2,7 @@
  * histogram, the fs-wide file fragmentation score and the worst files. */
 #include "cmd.h"
 #include "frag.h"
+#include "live_defrag.h"
 #include "owner.h"
 
 #include <errno.h>
@@ -100,10 +101,10 @@ static int print_parts(struct session *s, const char *who, dgrp_t per)
 }
 
 static void print_files(struct session *s, const struct frag_files *f,
-			const ext2_ino_t *parent)
+			char *const *paths)
 {
 	size_t i;
-	char *path;
+	const char *path;
 
 	if (sink_is_json(s->out)) {
 		json_u64(s->out, "files", f->files);
@@ -112,7 +113,7 @@ static void print_files(struct session *s, const struct frag_files *f,
 		json_u64(s->out, "file_extents", f->total_extents);
 		json_u64(s->out, "ideal_extents", f->total_ideal);
 		json_double(s->out, "score", f->score);
-		json_u64(s->out, "bad_inodes", owner_bad_inodes(s));
+		json_u64(s->out, "bad_inodes", f->bad_inodes);
 		json_arr_begin(s->out, "worst");
 	}
 	out_printf(s->out, "\nFiles: %llu with data blocks, %llu fragmented; "
@@ -124,20 +125,16 @@ static void print_files(struct session *s, const struct frag_files *f,
 		   (unsigned long long)f->total_ideal);
 	out_printf(s->out, "Fragmentation score: %.2f (0 is ideal; see "
 		   "\"help fragmentation\")\n", f->score);
-	if (owner_bad_inodes(s))
+	if (f->bad_inodes)
 		out_printf(s->out, "Skipped %lu corrupted inodes\n",
-			   owner_bad_inodes(s));
+			   f->bad_inodes);
 	if (f->nworst)
 		out_printf(s->out, "\n%10s %8s %6s %10s  %s\n", "Inode",
 			   "Extents", "Ideal", "Blocks", "Path");
 	for (i = 0; i < f->nworst; i++) {
 		const struct frag_file *w = &f->worst[i];
 
-		path = NULL;
-		if (parent && parent[i])
-			ext2fs_get_pathname(s->fs, parent[i], w->ino, &path);
-		else if (w->ino == EXT2_ROOT_INO)
-			ext2fs_get_pathname(s->fs, w->ino, 0, &path);
+		path = paths ? paths[i] : NULL;
 		if (sink_is_json(s->out)) {
 			json_obj_begin(s->out, NULL);
 			json_u64(s->out, "inode", w->ino);
@@ -154,7 +151,6 @@ static void print_files(struct session *s, const struct frag_files *f,
 			   (unsigned long long)w->extents,
 			   (unsigned long long)w->ideal,
 			   (unsigned long long)w->blocks, path ? path : "?");
-		ext2fs_free_mem(&path);
 	}
 	if (sink_is_json(s->out))
 		json_arr_end(s->out);
@@ -200,12 +196,13 @@ static int do_frag(struct session *s, int argc, char **argv)
 	unsigned long long top = 10;
 	struct frag_files f;
 	struct frag_hist h;
-	ext2_ino_t *want = NULL, *parent = NULL;
+	ext2_ino_t *want = NULL;
+	char **paths = NULL;
 	dgrp_t per = 0;
 	errcode_t err;
 	char *end;
 	size_t i;
-	int a;
+	int a, donors = 0;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--top") && a + 1 < argc) {
@@ -217,6 +214,8 @@ static int do_frag(struct session *s, int argc, char **argv)
 					  argv[a]);
 				return CMD_FAIL;
 			}
+		} else if (!strcmp(argv[a], "--donors")) {
+			donors = 1;
 		} else if (!strcmp(argv[a], "--per-group")) {
 			per = 1;
 		} else if (!strcmp(argv[a], "--per-flex")) {
@@ -224,9 +223,14 @@ static int do_frag(struct session *s, int argc, char **argv)
 			      1U << s->fs->super->s_log_groups_per_flex : 1;
 		} else {
 			out_error(s->out, argv[0], 0, "Usage: frag [--top N] "
-				  "[--per-group|--per-flex]");
+				  "[--per-group|--per-flex] [--donors]");
 			return CMD_FAIL;
 		}
+	}
+	if (donors && !s->live) {
+		out_error(s->out, argv[0], 0, "--donors needs a mounted "
+			  "filesystem (live mode: e2layout /mount/point)");
+		return CMD_FAIL;
 	}
 	err = frag_free_hist(s, 0, s->fs->group_desc_count - 1, &h);
 	if (err) {
@@ -240,40 +244,43 @@ static int do_frag(struct session *s, int argc, char **argv)
 		json_obj_end(s->out);
 	if (per && print_parts(s, argv[0], per))
 		return CMD_FAIL;
-	err = frag_files_get(s, top, &f);
+	err = frag_files_scan(s, top, 1, &f);
 	if (err) {
 		out_error(s->out, argv[0], err, "while scanning inodes");
 		return CMD_FAIL;
 	}
 	if (f.nworst) {
 		want = calloc(f.nworst, sizeof(*want));
-		parent = calloc(f.nworst, sizeof(*parent));
-		for (i = 0; want && parent && i < f.nworst; i++)
+		paths = calloc(f.nworst, sizeof(*paths));
+		for (i = 0; want && paths && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
-		owner_readahead_dirs(s);
-		if (!want || !parent ||
-		    owner_find_parents(s->fs, want, parent, f.nworst)) {
-			free(parent);
-			parent = NULL;
+		if (!want || !paths ||
+		    owner_find_paths(s->fs, want, paths, f.nworst)) {
+			free(paths);
+			paths = NULL;
 		}
 	}
 	if (sink_is_json(s->out))
 		json_obj_begin(s->out, "files");
-	print_files(s, &f, parent);
+	print_files(s, &f, paths);
 	print_special(s);
 	if (sink_is_json(s->out))
 		json_obj_end(s->out);
+	for (i = 0; paths && i < f.nworst; i++)
+		free(paths[i]);
 	free(want);
-	free(parent);
+	free(paths);
 	frag_files_release(&f);
+	if (donors && ldf_preview(s, (size_t)top))
+		return CMD_FAIL;
 	return CMD_OK;
 }
 
 const struct cmd_entry cmd_frag = {
 	.name = "frag",
-	.synopsis = "frag [--top N] [--per-group|--per-flex]",
+	.synopsis = "frag [--top N] [--per-group|--per-flex] [--donors]",
 	.summary = "Free-space and file fragmentation, with the worst files",
-	.options = "--top --per-group --per-flex",
+	.options = "--top --per-group --per-flex --donors",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.run = do_frag,
 };

@@ -8,17 +8,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A wanted inode and its place in the caller's arrays. */
+struct wanted {
+	ext2_ino_t ino;
+	size_t k;
+};
+
 struct pathfind {
 	ext2_filsys fs;
-	const ext2_ino_t *want;
+	const struct wanted *want;	/* sorted by inode */
 	ext2_ino_t *parent;
+	char **names;			/* the entry's name, or NULL: unused */
 	size_t n, left;
-	ext2fs_inode_bitmap seen;
+	ext2fs_inode_bitmap seen, wanted;
 	ext2_ino_t *stack;
 	size_t sn, scap;
 	ext2_ino_t cur;
 	errcode_t err;
 };
+
+/* Gives every want[] entry for inode ino its parent (a bitmap test for
+ * the usual miss, a binary search for a hit). */
+static void pf_found(struct pathfind *pf, ext2_ino_t ino,
+		     const struct ext2_dir_entry *d)
+{
+	int len = ext2fs_dirent_name_len(d);
+	size_t lo = 0, hi = pf->n;
+
+	if (!ext2fs_fast_test_inode_bitmap2(pf->wanted, ino))
+		return;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pf->want[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < pf->n && pf->want[lo].ino == ino; lo++)
+		if (!pf->parent[pf->want[lo].k]) {
+			pf->parent[pf->want[lo].k] = pf->cur;
+			pf->left--;
+			if (pf->names && (pf->names[pf->want[lo].k] =
+					  malloc(len + 1))) {
+				memcpy(pf->names[pf->want[lo].k], d->name,
+				       len);
+				pf->names[pf->want[lo].k][len] = 0;
+			}
+		}
+}
 
 static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 		    int offset, int blocksize, char *buf, void *priv)
@@ -26,7 +64,6 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	struct pathfind *pf = priv;
 	int len = ext2fs_dirent_name_len(d), ft = ext2fs_dirent_file_type(d);
 	struct ext2_inode inode;
-	size_t k;
 
 	(void)dir;
 	(void)entry;
@@ -37,11 +74,7 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
 					       d->name[1] == '.'))))
 		return 0;
-	for (k = 0; k < pf->n; k++)
-		if (pf->want[k] == d->inode && !pf->parent[k]) {
-			pf->parent[k] = pf->cur;
-			pf->left--;
-		}
+	pf_found(pf, d->inode, d);
 	if (!pf->left)
 		return DIRENT_ABORT;
 	if (ft == EXT2_FT_UNKNOWN) {
@@ -69,18 +102,51 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	return 0;
 }
 
+static int wanted_cmp(const void *a, const void *b)
+{
+	const struct wanted *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
 /* Finds a directory holding each of want[0..n) (0 when none), walking the
  * tree from the root once for all of them. */
-errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
-			     ext2_ino_t *parent, size_t n)
+static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
+			  ext2_ino_t *parent, char **names, size_t n)
 {
-	struct pathfind pf = {.fs = fs, .want = want, .parent = parent,
-			      .n = n, .left = n};
+	struct pathfind pf = {.fs = fs, .parent = parent, .names = names};
+	struct wanted *w = NULL;
 	errcode_t err;
+	size_t i;
+	int keep_type;
 
+	memset(parent, 0, n * sizeof(*parent));
+	keep_type = fs->default_bitmap_type;
+	session_bitmap_type(fs, fs->super->s_inodes_count);
 	err = ext2fs_allocate_inode_bitmap(fs, "seen", &pf.seen);
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(fs, "wanted", &pf.wanted);
+	fs->default_bitmap_type = keep_type;
 	if (err)
-		return err;
+		goto out;
+	w = malloc((n ? n : 1) * sizeof(*w));
+	if (!w) {
+		err = ENOMEM;
+		goto out;
+	}
+	/* inode 0 (no owner) and impossible numbers are never found */
+	for (i = 0; i < n; i++) {
+		if (!want[i] || want[i] > fs->super->s_inodes_count)
+			continue;
+		w[pf.n].ino = want[i];
+		w[pf.n++].k = i;
+		ext2fs_mark_inode_bitmap2(pf.wanted, want[i]);
+	}
+	qsort(w, pf.n, sizeof(*w), wanted_cmp);
+	pf.want = w;
+	pf.left = pf.n;
 	ext2fs_mark_inode_bitmap2(pf.seen, EXT2_ROOT_INO);
 	pf.stack = malloc(64 * sizeof(*pf.stack));
 	if (!pf.stack) {
@@ -96,7 +162,97 @@ errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 	err = pf.err;
 out:
 	free(pf.stack);
-	ext2fs_free_inode_bitmap(pf.seen);
+	free(w);
+	if (pf.seen)
+		ext2fs_free_inode_bitmap(pf.seen);
+	if (pf.wanted)
+		ext2fs_free_inode_bitmap(pf.wanted);
+	return err;
+}
+
+errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
+			     ext2_ino_t *parent, size_t n)
+{
+	return find_int(fs, want, parent, NULL, n);
+}
+
+struct dirpath {
+	ext2_ino_t dir;
+	char *path;
+};
+
+static int dirpath_cmp(const void *a, const void *b)
+{
+	const struct dirpath *x = a, *y = b;
+
+	return x->dir < y->dir ? -1 : x->dir > y->dir;
+}
+
+errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
+			   char **paths, size_t n)
+{
+	ext2_ino_t *parent = calloc(n ? n : 1, sizeof(*parent));
+	char **names = calloc(n ? n : 1, sizeof(*names));
+	struct dirpath *dp = calloc(n ? n : 1, sizeof(*dp)), key, *hit;
+	size_t i, nd = 0, o = 0;
+	errcode_t err = ENOMEM;
+
+	memset(paths, 0, n * sizeof(*paths));
+	if (!parent || !names || !dp)
+		goto out;
+	err = find_int(fs, want, parent, names, n);
+	if (err)
+		goto out;
+	/* each directory's own path once (ext2fs_get_pathname reads every
+	 * directory up to the root: once per file was most of the time) */
+	for (i = 0; i < n; i++)
+		if (parent[i] && names[i])
+			dp[nd++].dir = parent[i];
+	qsort(dp, nd, sizeof(*dp), dirpath_cmp);
+	for (i = 0; i < nd; i++)
+		if (!o || dp[o - 1].dir != dp[i].dir)
+			dp[o++].dir = dp[i].dir;
+	nd = o;
+	for (i = 0; i < nd; i++)
+		if (ext2fs_get_pathname(fs, dp[i].dir, 0, &dp[i].path))
+			dp[i].path = NULL;
+	for (i = 0; i < n; i++) {
+		if (want[i] == EXT2_ROOT_INO) {
+			char *p = NULL;
+
+			if (!ext2fs_get_pathname(fs, EXT2_ROOT_INO, 0, &p))
+				paths[i] = strdup(p);
+			ext2fs_free_mem(&p);
+			continue;
+		}
+		if (!parent[i] || !names[i])
+			continue;
+		key.dir = parent[i];
+		hit = bsearch(&key, dp, nd, sizeof(*dp), dirpath_cmp);
+		if (!hit || !hit->path) {
+			/* a directory damaged past the entry: its own walk
+			 * fails where the search for the entry stops short */
+			char *p = NULL;
+
+			if (!ext2fs_get_pathname(fs, parent[i], want[i], &p))
+				paths[i] = strdup(p);
+			ext2fs_free_mem(&p);
+			continue;
+		}
+		/* as ext2fs_get_pathname(parent, ino) composes it */
+		if (asprintf(&paths[i], "%s/%s", hit->path[1] ? hit->path : "",
+			     names[i]) < 0)
+			paths[i] = NULL;
+	}
+	err = 0;
+out:
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	for (i = 0; dp && i < nd; i++)
+		ext2fs_free_mem(&dp[i].path);
+	free(names);
+	free(parent);
+	free(dp);
 	return err;
 }
 
@@ -180,9 +336,10 @@ static int do_owner(struct session *s, int argc, char **argv)
 {
 	struct owner_run *runs = NULL;
 	blk64_t *blks = NULL;
-	ext2_ino_t *want = NULL, *parent = NULL;
+	ext2_ino_t *want = NULL;
+	char **paths = NULL;
 	int i, n = argc - 1, ret = CMD_FAIL;
-	char *end, *path;
+	char *end;
 	errcode_t err;
 
 	if (n < 1) {
@@ -192,8 +349,8 @@ static int do_owner(struct session *s, int argc, char **argv)
 	blks = calloc(n, sizeof(*blks));
 	runs = calloc(n, sizeof(*runs));
 	want = calloc(n, sizeof(*want));
-	parent = calloc(n, sizeof(*parent));
-	if (!blks || !runs || !want || !parent) {
+	paths = calloc(n, sizeof(*paths));
+	if (!blks || !runs || !want || !paths) {
 		out_error(s->out, argv[0], ENOMEM, NULL);
 		goto out;
 	}
@@ -211,45 +368,33 @@ static int do_owner(struct session *s, int argc, char **argv)
 			goto out;
 		}
 	}
-	err = owner_index_build(s);
+	/* without building the whole index when the session has none */
+	err = owner_lookup_blocks(s, blks, n, runs);
 	if (err) {
 		out_error(s->out, argv[0], err, "while scanning inodes");
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		err = owner_lookup(s, blks[i], &runs[i]);
-		if (err) {
-			out_error(s->out, argv[0], err, "while looking up %llu",
-				  (unsigned long long)blks[i]);
-			goto out;
-		}
+	for (i = 0; i < n; i++)
 		want[i] = runs[i].ino;
-	}
 	/* a metadata-only e2image file holds no directory block to walk */
 	err = fs_probe_metadata_only(s->fs) ? 0 :
-	      owner_find_parents(s->fs, want, parent, n);
+	      owner_find_paths(s->fs, want, paths, n);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))
 		json_arr_begin(s->out, "blocks");
-	for (i = 0; i < n; i++) {
-		path = NULL;
-		if (runs[i].ino == EXT2_ROOT_INO)
-			ext2fs_get_pathname(s->fs, EXT2_ROOT_INO, 0, &path);
-		else if (runs[i].ino && parent[i])
-			ext2fs_get_pathname(s->fs, parent[i], runs[i].ino,
-					    &path);
-		print_one(s, blks[i], &runs[i], path);
-		ext2fs_free_mem(&path);
-	}
+	for (i = 0; i < n; i++)
+		print_one(s, blks[i], &runs[i], runs[i].ino ? paths[i] : NULL);
 	if (sink_is_json(s->out))
 		json_arr_end(s->out);
 	ret = CMD_OK;
 out:
 	free(blks);
 	free(runs);
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
 	free(want);
-	free(parent);
+	free(paths);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 #include "fs_source.h"
 #include "journal_ext.h"
 #include "live.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 #include "undo_guard.h"
@@ -410,6 +411,8 @@ errcode_t session_close(struct session *s)
 			err = e;
 		}
 	}
+	ldf_plan_free(s->live_plan);
+	s->live_plan = NULL;
 	live_free(s->live);
 	s->live = NULL;
 	free(s->device);
@@ -476,6 +479,16 @@ out:
 	close(fd);
 }
 
+void session_bitmap_type(ext2_filsys fs, unsigned long long bits)
+{
+	/* a plain bit array up to 16 MiB: a fragmented filesystem's rbtree
+	 * costs more (48 bytes an extent) and is slower to search; beyond
+	 * that (a large, mostly empty device) the rbtree */
+	fs->default_bitmap_type = bits <= (1ULL << 27) ?
+				  EXT2FS_BMAP64_BITARRAY :
+				  EXT2FS_BMAP64_RBTREE;
+}
+
 errcode_t session_need(struct session *s, unsigned need)
 {
 	errcode_t err;
@@ -505,12 +518,15 @@ errcode_t session_need(struct session *s, unsigned need)
 	if (need & NEED_BLOCK_BITMAP)
 		bitmap_readahead(s, 0);
 	if (need & NEED_INODE_BITMAP) {
+		session_bitmap_type(s->fs, s->fs->super->s_inodes_count);
 		err = ext2fs_read_inode_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_INODE_BITMAP;
 	}
 	if (need & NEED_BLOCK_BITMAP) {
+		session_bitmap_type(s->fs, ext2fs_blocks_count(s->fs->super) /
+				    EXT2FS_CLUSTER_RATIO(s->fs));
 		err = ext2fs_read_block_bitmap(s->fs);
 		if (err)
 			return err;

@@ -28,6 +28,7 @@ struct owner_index;	/* core/model/owner.c */
 struct plan;		/* core/plan/plan.h: the editor's current plan */
 struct live_info;	/* core/live/live.c */
 struct undo_guard;	/* core/plan/undo_guard.h */
+struct ldf_plan;	/* core/live/live_defrag.h */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -49,6 +50,8 @@ struct session {
 	bool plan_only;		/* `plan OP`: build and show, never apply */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live/live.h) */
+	struct ldf_plan *live_plan;	/* live defrag's current plan (its
+					 * donors held open), or NULL */
 	int failed;		/* any command failed (for the exit status) */
 	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
 	ext2_extent_handle_t extent;
@@ -157,6 +160,9 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * Commands declare what they need in their cmd_entry; the dispatcher calls
  * this, so handlers rarely do.
  */
+/* Makes the next bitmaps fs allocates (of bits bits) a bit array when that
+ * is at most 16 MiB, else an rbtree. */
+void session_bitmap_type(ext2_filsys fs, unsigned long long bits);
 errcode_t session_need(struct session *s, unsigned need);
 
 /* What the session shows as its filesystem's name: s->source_name when

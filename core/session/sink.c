@@ -343,6 +343,13 @@ static void json_num(struct sink *sk, const char *key, uint64_t val, int neg)
 	strbuf_add(&sk->result, p, buf + sizeof(buf) - p);
 }
 
+void json_raw(struct sink *sk, const char *text, size_t len)
+{
+	if (!json_member(sk, NULL))
+		return;
+	strbuf_add(&sk->result, text, len);
+}
+
 void json_u64(struct sink *sk, const char *key, uint64_t val)
 {
 	json_num(sk, key, val, 0);

@@ -117,6 +117,9 @@ void json_i64(struct sink *sk, const char *key, int64_t val);
 void json_double(struct sink *sk, const char *key, double val);
 void json_bool(struct sink *sk, const char *key, int val);
 void json_null(struct sink *sk, const char *key);
+/* An element of the current array already formatted as JSON (text, len
+ * bytes): the comma is the sink's business; for long tables of rows. */
+void json_raw(struct sink *sk, const char *text, size_t len);
 
 /*
  * Lets a command with a very large result write it out as it goes: when

@@ -1,0 +1,250 @@
+/* owner_frun.c - the compact 16-byte file runs of the ownership index:
+ * packing, appending, an in-place sort (no second copy of the index) and
+ * the binary search the queries start from. */
+#include "owner_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The four classes a scanned inode's runs have, in enum order. */
+static const uint8_t code_cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
+				    OWN_XATTR};
+
+static int cls_code(int cls)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (code_cls[i] == cls)
+			return i;
+	return -1;
+}
+
+void frun_unpack(const struct frun *r, struct orun *out)
+{
+	blk64_t b = frun_start(r);
+
+	memset(out, 0, sizeof(*out));
+	orun_set_start(out, b);
+	out->cls = code_cls[r->hi_cls >> 14];
+	out->len = r->len;
+	out->ino = r->ino;
+	out->lblk = r->lblk;
+}
+
+static errcode_t frun_grow(struct frun_vec *vec)
+{
+	size_t cap = vec->cap ? vec->cap + vec->cap / 2 : 256;
+	struct frun *v;
+
+	/* Large blocks come from mmap, and glibc grows them with mremap:
+	 * the pages move, they are not copied, so growth never holds two
+	 * copies of the index. */
+	v = realloc(vec->v, cap * sizeof(*v));
+	if (!v)
+		return ENOMEM;
+	vec->v = v;
+	vec->cap = cap;
+	return 0;
+}
+
+errcode_t frun_push(struct frun_vec *vec, const struct orun *r)
+{
+	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
+	int code = cls_code(r->cls);
+	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
+	struct frun *f;
+	errcode_t err;
+
+	if (code < 0 || (start + len) >> FRUN_START_BITS)
+		return EOVERFLOW;
+	while (len) {
+		if (vec->n == vec->cap) {
+			err = frun_grow(vec);
+			if (err)
+				return err;
+		}
+		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
+		f = &vec->v[vec->n++];
+		f->start_lo = (uint32_t)start;
+		f->hi_cls = (uint16_t)((start >> 32) | (unsigned)code << 14);
+		f->len = (uint16_t)n;
+		f->ino = r->ino;
+		f->lblk = (uint32_t)lblk;
+		start += n;
+		len -= n;
+		if (advance)
+			lblk += n;
+	}
+	return 0;
+}
+
+/* The full order: start, inode, class, then length and logical block so
+ * that exact duplicates end up side by side. */
+static int frun_cmp(const struct frun *x, const struct frun *y)
+{
+	blk64_t sx = frun_start(x), sy = frun_start(y);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if ((x->hi_cls >> 14) != (y->hi_cls >> 14))
+		return (x->hi_cls >> 14) < (y->hi_cls >> 14) ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+}
+
+static void insertion(struct frun *v, size_t n)
+{
+	size_t i, j;
+	struct frun r;
+
+	for (i = 1; i < n; i++) {
+		r = v[i];
+		for (j = i; j > 0 && frun_cmp(&v[j - 1], &r) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = r;
+	}
+}
+
+static void sift(struct frun *v, size_t i, size_t n)
+{
+	size_t c;
+	struct frun r = v[i];
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && frun_cmp(&v[c + 1], &v[c]) > 0)
+			c++;
+		if (frun_cmp(&v[c], &r) <= 0)
+			break;
+		v[i] = v[c];
+		i = c;
+	}
+	v[i] = r;
+}
+
+/* For runs that share a start (a shared xattr block, cross-links): heap
+ * sort, in place and n log n however many there are. */
+static void heapsort_runs(struct frun *v, size_t n)
+{
+	size_t i;
+	struct frun t;
+
+	if (n < 24) {
+		insertion(v, n);
+		return;
+	}
+	for (i = n / 2; i-- > 0;)
+		sift(v, i, n);
+	for (i = n; i-- > 1;) {
+		t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		sift(v, 0, i);
+	}
+}
+
+static unsigned digit(const struct frun *r, int shift)
+{
+	return (unsigned)(frun_start(r) >> shift) & 0xff;
+}
+
+/*
+ * American flag sort (in-place MSD radix) on the start, a byte at a time
+ * from bit shift down: each pass counts the digits, then moves every run
+ * into its bucket by swapping, with no second array.  Small buckets and
+ * the last byte's buckets go to an insertion or heap sort by the full
+ * order.
+ */
+static void flag_sort(struct frun *v, size_t n, int shift)
+{
+	size_t count[256], head[256], tail[256], i, sum;
+	unsigned b, d;
+	struct frun x, t;
+
+	if (n < 32 || shift < 0) {
+		heapsort_runs(v, n);
+		return;
+	}
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++)
+		count[digit(&v[i], shift)]++;
+	for (sum = 0, b = 0; b < 256; b++) {
+		head[b] = sum;
+		sum += count[b];
+		tail[b] = sum;
+	}
+	for (b = 0; b < 256; b++) {
+		while (head[b] < tail[b]) {
+			x = v[head[b]];
+			d = digit(&x, shift);
+			while (d != b) {
+				t = v[head[d]];
+				v[head[d]++] = x;
+				x = t;
+				d = digit(&x, shift);
+			}
+			v[head[b]++] = x;
+		}
+	}
+	for (sum = 0, b = 0; b < 256; sum += count[b], b++)
+		if (count[b] > 1)
+			flag_sort(v + sum, count[b], shift - 8);
+}
+
+void frun_sort(struct frun_vec *vec)
+{
+	blk64_t all_or = 0, all_and = ~(blk64_t)0, diff;
+	size_t i, o = 0;
+	struct frun *v;
+	int shift = 0;
+
+	if (!vec->n)
+		return;
+	for (i = 0; i < vec->n; i++) {
+		all_or |= frun_start(&vec->v[i]);
+		all_and &= frun_start(&vec->v[i]);
+	}
+	/* from the highest byte in which the starts differ */
+	diff = all_or ^ all_and;
+	while (shift + 8 < 64 && (diff >> (shift + 8)))
+		shift += 8;
+	flag_sort(vec->v, vec->n, diff ? shift : -1);
+	for (i = 0; i < vec->n; i++) {
+		const struct frun *p = o ? &vec->v[o - 1] : NULL;
+		const struct frun *c = &vec->v[i];
+
+		if (p && frun_start(p) == frun_start(c) && p->len == c->len &&
+		    p->hi_cls >> 14 == c->hi_cls >> 14 &&
+		    (code_cls[c->hi_cls >> 14] == OWN_XATTR ||
+		     p->ino == c->ino))
+			continue;
+		vec->v[o++] = vec->v[i];
+	}
+	vec->n = o;
+	v = realloc(vec->v, (o ? o : 1) * sizeof(*v));
+	if (v) {
+		vec->v = v;
+		vec->cap = o ? o : 1;
+	}
+}
+
+size_t frun_find(const struct frun_vec *v, blk64_t pos)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {	/* first run starting after pos */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (frun_start(&v->v[mid]) <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && frun_end(&v->v[lo - 1]) > pos)
+		return lo - 1;
+	return lo;
+}

@@ -1,0 +1,86 @@
+/* owner_probe.c - the owners of a few blocks without the whole index: one
+ * inode scan that keeps only the runs touching those blocks' clusters, then
+ * the same lookup the full index answers with. */
+#include "owner_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static int probe_cmp(const void *a, const void *b)
+{
+	const struct owner_probe *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The clusters of blks, sorted and merged; *np ranges. */
+static errcode_t probe_ranges(ext2_filsys fs, const blk64_t *blks, size_t n,
+			      struct owner_probe **out, size_t *np)
+{
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(fs);
+	blk64_t total = ext2fs_blocks_count(fs->super);
+	struct owner_probe *p;
+	size_t i, o = 0;
+
+	p = malloc((n ? n : 1) * sizeof(*p));
+	if (!p)
+		return ENOMEM;
+	for (i = 0; i < n; i++) {
+		p[i].start = blks[i] - blks[i] % ratio;
+		p[i].end = p[i].start + ratio;
+		if (p[i].end > total)
+			p[i].end = total;
+	}
+	qsort(p, n, sizeof(*p), probe_cmp);
+	for (i = 0; i < n; i++) {
+		if (o && p[i].start <= p[o - 1].end) {
+			if (p[i].end > p[o - 1].end)
+				p[o - 1].end = p[i].end;
+			continue;
+		}
+		p[o++] = p[i];
+	}
+	*out = p;
+	*np = o;
+	return 0;
+}
+
+errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
+			      size_t n, struct owner_run *runs)
+{
+	struct owner_probe *probe = NULL;
+	struct owner_index *idx = NULL;
+	errcode_t err;
+	size_t i;
+	int done = 0;
+
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	for (i = 0; i < n; i++)
+		if (blks[i] >= ext2fs_blocks_count(s->fs->super))
+			return EXT2_ET_BAD_BLOCK_NUM;
+	if (owner_index_complete(s)) {
+		for (i = 0, err = 0; i < n && !err; i++)
+			err = owner_lookup(s, blks[i], &runs[i]);
+		return err;
+	}
+	err = session_need(s, NEED_BLOCK_BITMAP);
+	if (err)
+		return err;
+	err = probe_ranges(s->fs, blks, n, &probe, &i);
+	if (err)
+		return err;
+	err = owner_idx_open(s->fs, s->device, OKEEP_PROBE, 0, &idx);
+	if (err)
+		goto out;
+	idx->probe = probe;
+	idx->nprobe = i;
+	while (!err && !done)
+		err = owner_idx_step(s->fs, idx, 65536, &done);
+	for (i = 0; !err && i < n; i++)
+		err = owner_idx_lookup(s->fs, idx, blks[i], &runs[i]);
+out:
+	owner_index_free(idx);
+	free(probe);
+	return err;
+}

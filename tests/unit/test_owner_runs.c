@@ -1,0 +1,221 @@
+/* test_owner_runs.c - the compact structures behind the ownership index:
+ * 16-byte runs (packing, splitting, the 46-bit limit), their in-place sort
+ * against qsort of the same runs, and the bounded heap of the worst files
+ * against a full sort. */
+#include "testlib.h"
+#include "owner_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void mkrun(struct orun *r, blk64_t start, blk64_t len, int cls,
+		  ext2_ino_t ino, blk64_t lblk)
+{
+	memset(r, 0, sizeof(*r));
+	orun_set_start(r, start);
+	r->len = len;
+	r->cls = cls;
+	r->ino = ino;
+	r->lblk = lblk;
+}
+
+static void t_pack(void **state)
+{
+	struct frun_vec v = {0};
+	struct orun r, u;
+
+	(void)state;
+	assert_int_equal(sizeof(struct frun), 16);
+	/* a 46-bit start, every class, lengths to the limit */
+	mkrun(&r, (1ULL << 46) - 70000, 65535, OWN_DIR, 4000000000U, 7);
+	assert_int_equal(frun_push(&v, &r), 0);
+	mkrun(&r, 12, 1, OWN_XATTR, 5, 0);
+	assert_int_equal(frun_push(&v, &r), 0);
+	assert_int_equal(v.n, 2);
+	frun_unpack(&v.v[0], &u);
+	assert_int_equal(orun_start(&u), (1ULL << 46) - 70000);
+	assert_int_equal(u.len, 65535);
+	assert_int_equal(u.cls, OWN_DIR);
+	assert_int_equal(u.ino, 4000000000U);
+	assert_int_equal(u.lblk, 7);
+	frun_unpack(&v.v[1], &u);
+	assert_int_equal(u.cls, OWN_XATTR);
+	/* longer runs become pieces; data advance their logical block,
+	 * mapping runs keep theirs */
+	v.n = 0;
+	mkrun(&r, 1000, 3 * 65535ULL + 10, OWN_FILE, 9, 100);
+	assert_int_equal(frun_push(&v, &r), 0);
+	assert_int_equal(v.n, 4);
+	frun_unpack(&v.v[3], &u);
+	assert_int_equal(orun_start(&u), 1000 + 3 * 65535ULL);
+	assert_int_equal(u.len, 10);
+	assert_int_equal(u.lblk, 100 + 3 * 65535ULL);
+	v.n = 0;
+	mkrun(&r, 1000, 70000, OWN_MAPPING, 9, 100);
+	assert_int_equal(frun_push(&v, &r), 0);
+	frun_unpack(&v.v[1], &u);
+	assert_int_equal(u.lblk, 100);
+	/* beyond 46 bits, or a class a scanned inode never has */
+	mkrun(&r, 1ULL << 46, 1, OWN_FILE, 9, 0);
+	assert_int_equal(frun_push(&v, &r), EOVERFLOW);
+	mkrun(&r, 5, 1, OWN_JOURNAL, 8, 0);
+	assert_int_equal(frun_push(&v, &r), EOVERFLOW);
+	free(v.v);
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct frun *x = a, *y = b;
+	struct orun p, q;
+
+	frun_unpack(x, &p);
+	frun_unpack(y, &q);
+	if (orun_start(&p) != orun_start(&q))
+		return orun_start(&p) < orun_start(&q) ? -1 : 1;
+	if (p.ino != q.ino)
+		return p.ino < q.ino ? -1 : 1;
+	if (p.cls != q.cls)
+		return p.cls < q.cls ? -1 : 1;
+	if (p.len != q.len)
+		return p.len < q.len ? -1 : 1;
+	return p.lblk < q.lblk ? -1 : p.lblk > q.lblk;
+}
+
+/* Sorts n random runs drawn from a start range of span blocks (with
+ * a share of them on one start: a shared xattr block) both ways. */
+static void sort_case(size_t n, blk64_t base, blk64_t span, int shared)
+{
+	static const int cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR, OWN_XATTR};
+	struct frun_vec v = {0};
+	struct frun *ref;
+	struct orun r;
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		int c = cls[next_rand() % 4];
+		blk64_t st = base + next_rand() % span;
+
+		if (shared && i % 3 == 0) {
+			st = base;
+			c = OWN_XATTR;
+		}
+		mkrun(&r, st, 1 + next_rand() % 40, c,
+		      1 + next_rand() % 500, next_rand() % 1000);
+		if (c == OWN_XATTR)
+			r.len = 1;
+		assert_int_equal(frun_push(&v, &r), 0);
+	}
+	ref = malloc((v.n ? v.n : 1) * sizeof(*ref));
+	assert_non_null(ref);
+	if (v.n)
+		memcpy(ref, v.v, v.n * sizeof(*ref));
+	qsort(ref, v.n, sizeof(*ref), ref_cmp);
+	/* the reference dedup: exact duplicates, shared xattr blocks */
+	for (i = 0; i < n; i++) {
+		struct orun p, q;
+
+		frun_unpack(&ref[i], &q);
+		if (o) {
+			frun_unpack(&ref[o - 1], &p);
+			if (orun_start(&p) == orun_start(&q) &&
+			    p.len == q.len && p.cls == q.cls &&
+			    (q.cls == OWN_XATTR || p.ino == q.ino))
+				continue;
+		}
+		ref[o++] = ref[i];
+	}
+	frun_sort(&v);
+	assert_int_equal(v.n, o);
+	for (i = 0; i < o; i++)
+		if (memcmp(&v.v[i], &ref[i], sizeof(*ref)))
+			fail_msg("n=%zu base=%llu: run %zu differs", n,
+				 (unsigned long long)base, i);
+	for (i = 0; i + 1 < o; i++)
+		assert_true(frun_start(&v.v[i]) <= frun_start(&v.v[i + 1]));
+	if (o) {
+		blk64_t pos = frun_start(&v.v[o / 2]);
+
+		i = frun_find(&v, pos);	/* the last run starting there */
+		assert_true(i >= o / 2 && i < o);
+		assert_true(frun_start(&v.v[i]) == pos);
+		assert_true(i + 1 == o || frun_start(&v.v[i + 1]) > pos);
+	}
+	free(ref);
+	free(v.v);
+}
+
+static void t_sort(void **state)
+{
+	(void)state;
+	sort_case(0, 0, 1, 0);
+	sort_case(1, 5, 1, 0);
+	sort_case(31, 100, 50, 0);
+	sort_case(5000, 0, 1ULL << 20, 0);
+	sort_case(20000, 1ULL << 40, 1ULL << 45, 0);
+	sort_case(20000, (1ULL << 46) - (1ULL << 33), 1ULL << 33, 1);
+	sort_case(3000, 7, 3, 1);	/* almost all starts equal */
+}
+
+static void t_top(void **state)
+{
+	struct owner_index idx;
+	struct owner_filefrag *all, f;
+	size_t n = 5000, k, i, j;
+
+	(void)state;
+	all = calloc(n, sizeof(*all));
+	assert_non_null(all);
+	for (k = 1; k <= 1200; k = k * 7 + 3) {
+		memset(&idx, 0, sizeof(idx));
+		idx.topmax = k;
+		for (i = 0; i < n; i++) {
+			f.ino = 11 + i;
+			f.ideal = 1 + next_rand() % 3;
+			f.extents = f.ideal + 1 + next_rand() % 20;
+			f.blocks = next_rand() % 64;
+			all[i] = f;
+			assert_int_equal(owner_top_offer(&idx, &f), 0);
+		}
+		assert_int_equal(idx.nfrag, k < n ? k : n);
+		for (i = 1; i < n; i++)	/* insertion sort, worst first */
+			for (j = i; j && owner_worse(&all[j], &all[j - 1]) < 0;
+			     j--) {
+				f = all[j];
+				all[j] = all[j - 1];
+				all[j - 1] = f;
+			}
+		/* the kept set is exactly the k worst */
+		for (i = 0; i < idx.nfrag; i++) {
+			for (j = 0; j < idx.nfrag; j++)
+				if (idx.frag[j].ino == all[i].ino)
+					break;
+			if (j == idx.nfrag)
+				fail_msg("top %zu: the %zu-th worst is missing",
+					 k, i);
+		}
+		free(idx.frag);
+	}
+	free(all);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_pack),
+		cmocka_unit_test(t_sort),
+		cmocka_unit_test(t_top),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
