@@ -7,6 +7,7 @@
 #include "flex.h"
 #include "frag.h"
 #include "journal.h"
+#include "lab_htree.h"
 #include "owner.h"
 
 #include <ctype.h>
@@ -225,6 +226,17 @@ static const char *fact_file(struct session *s, const char *path,
 	return NULL;
 }
 
+/* The journal's physical block of logical block l; 0 when unmapped. */
+static blk64_t journal_pblk(const struct e2l_journal *j, blk64_t l)
+{
+	unsigned i;
+
+	for (i = 0; i < j->next; i++)
+		if (l >= j->ext[i].lblk && l < j->ext[i].lblk + j->ext[i].len)
+			return j->ext[i].pblk + (l - j->ext[i].lblk);
+	return 0;
+}
+
 static const char *fact_journal(ext2_filsys fs, const char *field,
 				struct lab_fact *f)
 {
@@ -259,7 +271,23 @@ static const char *fact_journal(ext2_filsys fs, const char *field,
 	else if (!strcmp(field, "runs"))
 		for (i = 0; i < j.next; i++)
 			add_range(f, j.ext[i].pblk, j.ext[i].len);
-	else
+	else if (!j.sb_valid && !strncmp(field, "fc_", 3))
+		msg = "the journal superblock is not valid";
+	else if (!strcmp(field, "maxlen") && j.sb_valid)
+		set_num(f, j.sb_maxlen);
+	else if (!strcmp(field, "maxlen"))
+		msg = "the journal superblock is not valid";
+	else if (!strcmp(field, "fc_blocks") || !strcmp(field, "fc_start")) {
+		unsigned long long fc;
+
+		fc = journal_fc_blocks(&j);
+		if (field[3] == 'b')
+			set_num(f, fc);
+		else if (!fc || fc > j.sb_maxlen)
+			msg = "no fast-commit area";
+		else
+			set_num(f, journal_pblk(&j, j.sb_maxlen - fc));
+	} else
 		msg = "unknown journal field";
 out:
 	journal_release(&j);
@@ -341,6 +369,33 @@ static const char *fact_deleted(ext2_filsys fs, struct lab_fact *f)
 
 /* The facts of the superblock and of groups: NULL when known, else why
  * not; unknown names give "unknown fact". */
+/* desc_copies(G): every block that holds a copy of group G's descriptor:
+ * the primary and the backups.  Before the first meta group the whole
+ * table follows each superblock copy; in a meta group its one descriptor
+ * block is in the meta group's first, second and last groups (after a
+ * superblock copy where the group has one). */
+static void lab_desc_copies(ext2_filsys fs, dgrp_t g, struct lab_fact *f)
+{
+	struct ext2_super_block *sb = fs->super;
+	unsigned per = EXT2_DESC_PER_BLOCK(sb), i = g / per, k;
+	dgrp_t m[3], c;
+
+	if (!ext2fs_has_feature_meta_bg(sb) || i < sb->s_first_meta_bg) {
+		for (c = 0; c < fs->group_desc_count; c++)
+			if (ext2fs_bg_has_super(fs, c))
+				add_range(f, ext2fs_group_first_block2(fs, c) +
+					  1 + i, 1);
+		return;
+	}
+	m[0] = i * per;
+	m[1] = i * per + 1;
+	m[2] = i * per + per - 1;
+	for (k = 0; k < 3; k++)
+		if (m[k] < fs->group_desc_count)
+			add_range(f, ext2fs_group_first_block2(fs, m[k]) +
+				  (ext2fs_bg_has_super(fs, m[k]) ? 1 : 0), 1);
+}
+
 static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			   unsigned long long a, struct lab_fact *f)
 {
@@ -364,6 +419,13 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			set_num(f, fs->blocksize);
 		else if (!strcmp(name, "inode_size"))
 			set_num(f, EXT2_INODE_SIZE(sb));
+		else if (!strcmp(name, "descs_per_block"))
+			set_num(f, EXT2_DESC_PER_BLOCK(sb));
+		else if (!strcmp(name, "first_meta_bg"))
+			set_num(f, ext2fs_has_feature_meta_bg(sb) ?
+				sb->s_first_meta_bg : fs->desc_blocks);
+		else if (!strcmp(name, "reserved_gdt_blocks"))
+			set_num(f, sb->s_reserved_gdt_blocks);
 		else if (!strcmp(name, "groups_per_flex"))
 			set_num(f, ext2fs_has_feature_flex_bg(sb) &&
 				sb->s_log_groups_per_flex < 31 ?
@@ -396,7 +458,8 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 	}
 	if (strcmp(name, "group_first") && strcmp(name, "group_last") &&
 	    strcmp(name, "gdt") && strcmp(name, "inode_table") &&
-	    strcmp(name, "block_bitmap") && strcmp(name, "inode_bitmap"))
+	    strcmp(name, "block_bitmap") && strcmp(name, "inode_bitmap") &&
+	    strcmp(name, "desc_block") && strcmp(name, "desc_copies"))
 		return "unknown fact";
 	if (a >= fs->group_desc_count)
 		return "no such group";
@@ -413,6 +476,12 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 			add_range(f, old, fs->desc_blocks);
 		else if (new)
 			add_range(f, new, 1);
+	} else if (!strcmp(name, "desc_block")) {
+		set_num(f, ext2fs_descriptor_block_loc2(fs,
+				sb->s_first_data_block,
+				g / EXT2_DESC_PER_BLOCK(sb)));
+	} else if (!strcmp(name, "desc_copies")) {
+		lab_desc_copies(fs, g, f);
 	} else if (!strcmp(name, "inode_table")) {
 		add_range(f, ext2fs_inode_table_loc(fs, g),
 			  fs->inode_blocks_per_group);
@@ -491,12 +560,13 @@ static const char *expr_eval(struct lab_images *im, const char *e,
 static const char *const fs_names[] = {
 	"groups", "blocks_count", "blocks_per_group", "inodes_per_group",
 	"first_data_block", "block_size", "inode_size", "groups_per_flex",
+	"descs_per_block", "first_meta_bg", "reserved_gdt_blocks",
 	"fs.uuid", "fs.hash_seed", "fs.mkfs_time", "sb_backups", "deleted",
 	NULL
 };
 static const char *const group_names[] = {
 	"group_first", "group_last", "gdt", "inode_table", "block_bitmap",
-	"inode_bitmap", "group_of", NULL
+	"inode_bitmap", "group_of", "desc_block", "desc_copies", NULL
 };
 static const char *const file_fields[] = {
 	"exists", "ino", "size", "sum", "extents", "blocks", "unwritten",
@@ -509,10 +579,17 @@ static const char *const inode_fields[] = {
 };
 static const char *const journal_fields[] = {
 	"extents", "blocks", "start", "runs", "inode", "sequence", "dirty",
+	"maxlen", "fc_blocks", "fc_start",
 	NULL
 };
 static const char *const trace_fields[] = {
 	"uuid", "first", "group", "inode", "blocks", NULL
+};
+static const char *const dir_fields[] = {
+	"indexed", "depth", "blocks", NULL
+};
+static const char *const dirent_fields[] = {
+	"hash", "minor", "leaf", NULL
 };
 static const char *const flex_fields[] = {
 	"layout", "packed", "islands", NULL
@@ -590,7 +667,8 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		field = close + 1 < end ? close + 2 : end;
 		hasarg = 1;
 		if ((!strcmp(name, "file") && open[1] == '/') ||
-		    !strcmp(name, "trace")) {
+		    !strcmp(name, "trace") || !strcmp(name, "dir") ||
+		    !strcmp(name, "dirent")) {
 			if (close - open - 1 >= (long)sizeof(path))
 				return "path too long";
 			snprintf(path, sizeof(path), "%.*s",
@@ -631,6 +709,12 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	} else if (!strcmp(name, "trace")) {
 		if (!among(trace_fields, field, nl))
 			return "unknown trace field";
+	} else if (!strcmp(name, "dir")) {
+		if (!among(dir_fields, field, nl))
+			return "unknown dir field";
+	} else if (!strcmp(name, "dirent")) {
+		if (!among(dirent_fields, field, nl))
+			return "unknown dirent field";
 	} else if (!strcmp(name, "flex")) {
 		if (!among(flex_fields, field, nl))
 			return "unknown flex field";
@@ -668,6 +752,18 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 	}
 	if (!strcmp(name, "owner"))
 		return fact_owner(s, n, f);
+	if (!strcmp(name, "dir") || !strcmp(name, "dirent")) {
+		const char *d = name[3] ? "dirent" : "dir";
+
+		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
+		if (d[3])
+			return lab_fact_dirent(s->fs, path, name, &f->s,
+					       &f->n, &f->isnum);
+		why = lab_fact_dir(s->fs, path, name, &f->n);
+		if (!why)
+			set_num(f, f->n);
+		return why;
+	}
 	if (!strcmp(name, "flex")) {
 		if (!strncmp(field, "islands", 7)) {
 			struct e2l_flex fx;

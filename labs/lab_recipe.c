@@ -5,6 +5,7 @@
 #include "lab_state.h"
 #include "demo_int.h"
 #include "jtrans.h"
+#include "lab_htree.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -139,6 +140,35 @@ static errcode_t step_dir(struct recipe *r, char **w, int n)
 		if (!err)
 			err = ext2fs_mkdir(fs, dir, ino, name);
 	}
+	return err;
+}
+
+/* names DIR count=N: DIR made (parents included; it must not exist) as
+ * an htree directory holding N empty files of seeded names. */
+static errcode_t step_names(struct recipe *r, char **w, int n)
+{
+	ext2_filsys fs = r->d.fs;
+	unsigned long long count;
+	char parent[256], *name;
+	ext2_ino_t up, dir;
+	errcode_t err;
+
+	if (num_opt(r, w, n, "count", 0, &count))
+		return EXT2_ET_INVALID_ARGUMENT;
+	name = strrchr(w[1], '/');
+	if (*w[1] != '/' || !name[1] || strlen(w[1]) >= sizeof(parent) ||
+	    count < 1 || count > 100000 ||
+	    !ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, w[1], &dir)) {
+		out_error(r->out, "lab", 0, "%s: names needs a new absolute "
+			  "directory and count=1..100000", r->where);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	snprintf(parent, sizeof(parent), "%.*s", (int)(name - w[1]), w[1]);
+	err = mkdirs(fs, parent, &up);
+	if (!err)
+		err = mkdirs(fs, w[1], &dir);
+	if (!err)
+		err = lab_step_names(&r->d, dir, up, w[1], count);
 	return err;
 }
 
@@ -335,7 +365,7 @@ int lab_recipe_step_known(const char *word)
 {
 	static const char *const steps[] = {
 		"mkfs", "noflex", "journal", "file", "dir", "delete",
-		"corrupt", "dirty_journal", NULL
+		"corrupt", "dirty_journal", "names", NULL
 	};
 	const char *const *p;
 
@@ -449,6 +479,8 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			err = step_file(&r, w, n);
 		} else if (!strcmp(w[0], "dir") && (n == 2 || n == 3)) {
 			err = step_dir(&r, w, n);
+		} else if (!strcmp(w[0], "names") && n == 3) {
+			err = step_names(&r, w, n);
 		} else if (!strcmp(w[0], "delete") && n == 2) {
 			err = lab_step_delete(r.d.fs, w[1]);
 		} else if (!strcmp(w[0], "corrupt")) {

@@ -442,11 +442,11 @@ int tui_main(struct session *s, const char *keys)
 				     "0");
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
-	mapw_cache_free(t);
 	if (!t->exit_first_frame)
 		tui_draw(t);
 	if (dump)
 		dump_screen(t, dump);
+	mapw_cache_free(t);	/* after the last frame, which fills it */
 	for (i = 0; i < TUI_NVIEWS; i++)
 		if (tui_views[i]->fini)
 			tui_views[i]->fini(t);
