@@ -25,12 +25,12 @@ DOCDIR	?= $(PREFIX)/share/doc/e2layout
 COMPDIR	?= $(PREFIX)/share/bash-completion/completions
 CC	?= cc
 
-PKGS_CORE := ext2fs e2p com_err blkid libtracefs libtraceevent
+PKGS_CORE := ext2fs e2p com_err blkid libtracefs libtraceevent libcrypto
 DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libreadline-dev \
 	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
-	     libtracefs-dev libtraceevent-dev fio bonnie++ dbench \
+	     libtracefs-dev libtraceevent-dev libssl-dev fio bonnie++ dbench \
 	     groff-base man-db python3 python3-jsonschema
 
 CFLAGS	?= -O2 -g

@@ -108,25 +108,30 @@ static errcode_t hash_fd(int fd, off_t len, unsigned char out[32])
 	char *buf = malloc(BUF);
 	off_t off = 0;
 	ssize_t n;
+	errcode_t err = 0;
 
 	if (!buf)
 		return ENOMEM;
-	sha256_init(&c);
+	if (sha256_init(&c)) {
+		free(buf);
+		return ENOMEM;
+	}
 	while (off < len) {
 		n = pread(fd, buf, len - off < BUF ? (size_t)(len - off) : BUF,
 			  off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			free(buf);
-			return n < 0 ? errno : EIO;
+			err = n < 0 ? errno : EIO;
+			break;
 		}
 		sha256_update(&c, buf, (size_t)n);
 		off += n;
 	}
 	free(buf);
-	sha256_final(&c, out);
-	return 0;
+	if (sha256_final(&c, out) && !err)
+		err = EIO;
+	return err;
 }
 
 static int same_stat(const struct stat *a, const struct stat *b)
