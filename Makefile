@@ -20,7 +20,7 @@ CC	?= cc
 PKGS_CORE := ext2fs e2p com_err blkid
 DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libreadline-dev \
-	     libcmocka-dev pkg-config e2fsprogs tmux gcc make \
+	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
 	     groff-base man-db
 

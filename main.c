@@ -25,6 +25,10 @@
 #define EXIT_USAGE	2	/* bad command line */
 #define EXIT_NOOPEN	3	/* the device could not be opened */
 
+/* Long options without a short one. */
+#define OPT_PARTITION	0x100
+#define OPT_JOURNAL_DEV	0x101
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -34,7 +38,8 @@ static void usage(FILE *f)
 "       e2layout [OPTIONS] -R REQUEST DEVICE|IMAGE\n"
 "       e2layout [OPTIONS] -f FILE|- DEVICE|IMAGE\n"
 "       e2layout mkdemo [--seed N] [--force] PATH\n"
-"       e2layout lab list | start NAME [DIR] | check NAME IMAGE | hint NAME [N]\n"
+"       e2layout lab list | show NAME | start NAME [DIR] | check NAME IMAGE\n"
+"                    | hint NAME [N] | reset | validate | class (help labs)\n"
 "       e2layout --man | --complete-words\n"
 "\n"
 "Options:\n"
@@ -45,6 +50,9 @@ static void usage(FILE *f)
 "  -s SUPERBLOCK -b BLOCKSIZE   use a backup superblock (read-only)\n"
 "  -i            DEVICE is an e2image file;  -d FILE  its data source\n"
 "  -n            open despite checksum errors;  -D  direct I/O (O_DIRECT)\n"
+"  --partition N open partition N of a disk image or whole-disk device\n"
+"                (IMAGE?offset=BYTES opens the filesystem at that offset)\n"
+"  --journal-dev PATH   the external journal's device (else found by UUID)\n"
 "  -R REQUEST    run one request and exit\n"
 "  -f FILE       run the requests in FILE (- for standard input)\n"
 "  --json        one JSON document per request on standard output\n"
@@ -61,6 +69,8 @@ struct options {
 	unsigned flags;
 	int extra_open;		/* -i -n -D: more EXT2_FLAG_* bits */
 	const char *undo, *request, *file, *device, *keys, *data;
+	const char *journal_dev;	/* --journal-dev PATH */
+	int partition;			/* --partition N */
 	blk64_t superblock;
 	unsigned blocksize;
 	int json, shell;
@@ -86,6 +96,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"keys", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
+		{"partition", required_argument, NULL, OPT_PARTITION},
+		{"journal-dev", required_argument, NULL, OPT_JOURNAL_DEV},
 		{NULL, 0, NULL, 0},
 	};
 	unsigned long long v;
@@ -140,6 +152,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'J':
 			o->json = 1;
+			break;
+		case OPT_PARTITION:
+			if (parse_number(optarg, &v) || !v || v > 65535) {
+				fprintf(stderr, "e2layout: bad partition "
+						"number: %s\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->partition = v;
+			break;
+		case OPT_JOURNAL_DEV:
+			o->journal_dev = optarg;
 			break;
 		case 'K':
 			o->keys = optarg;
@@ -327,6 +350,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	session_init(&s, &out);
+	s.partition = o.partition;
+	s.journal_dev = o.journal_dev;
 	a.device = o.device;
 	a.data_source = o.data;
 	a.undo = o.undo;

@@ -112,6 +112,7 @@ report() {
 		     "matches e2freefrag as well."
 	fi
 	[ -s "$W/reloc.note" ] && echo "- journal relocate: $(cat "$W/reloc.note")"
+	[ -s "$W/ldf.note" ] && echo "- live defrag: $(cat "$W/ldf.note")"
 	echo
 	echo "\"not available\" means this e2layout lacks the command (it answered" \
 	     "\"not supported yet\", \"Command not found\" or similar); the" \

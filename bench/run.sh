@@ -13,7 +13,8 @@ Usage: bench/run.sh [--smoke] [--results FILE] [--rounds N] [--runs N]
                     [--no-cold] [--only ID,ID...]
   E2LAYOUT=PATH        the binary (default: ./e2layout of this tree)
   E2LAYOUT_BENCH_DIR   where the images are cached (default /tmp/e2layout-bench)
-Rows: stat stats freefrag groups frag frag_mnt tui relocate (and memory).
+Rows: stat stats freefrag groups frag frag_mnt tui relocate live_defrag
+(and memory).
 EOF
 }
 
@@ -56,11 +57,13 @@ if [ $SMOKE = 1 ]; then
 	ROUNDS=1 RUNS=1 WARMUP=0 COLD=no
 	BIG_SIZE=8M FILES_SIZE=16M NFILES=300
 	J_SIZE=32M J_MIB=4 J_FILE_KIB=256
+	L_SIZE=64M L_FILES=8 L_ROUNDS=8
 else
 	BDIR=${E2LAYOUT_BENCH_DIR:-/tmp/e2layout-bench}
 	[ -n "$RESULTS" ] || RESULTS=$top/bench/RESULTS.md
 	BIG_SIZE=16T FILES_SIZE=4G NFILES=300000
 	J_SIZE=1G J_MIB=128 J_FILE_KIB=4096
+	L_SIZE=1G L_FILES=64 L_ROUNDS=64
 fi
 W=$BDIR/work
 MNT=$W/mnt
@@ -70,6 +73,8 @@ mkdir -p "$W"
 cleanup() {
 	mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
 	rmdir "$MNT" 2>/dev/null
+	mountpoint -q "$W/ldmnt" 2>/dev/null && umount "$W/ldmnt"
+	rmdir "$W/ldmnt" 2>/dev/null
 	rm -f "$W"/*.copy.img
 	[ $SMOKE = 1 ] && rm -rf "$BDIR"
 }
@@ -105,6 +110,11 @@ BIG=$BDIR/big.img FILES=$BDIR/files.img JFRAG=$BDIR/jfrag.img
 FILES_HOW=$(tail -1 "$W/files.recipe.log" 2>/dev/null)
 [ -n "$FILES_HOW" ] || FILES_HOW="(cached image)"
 JFRAG_HOW=$(grep journal: "$W/jfrag.recipe.log" 2>/dev/null)
+LDFRAG=$BDIR/ldfrag.img LDFRAG_OK=""
+if [ "$(id -u)" = 0 ] && { [ -z "$ONLY" ] || [[ $ONLY == *,live_defrag,* ]]; }; then
+	(image ldfrag ldfrag.sh "$L_SIZE" "$L_FILES" "$L_ROUNDS" "$W") 2>/dev/null &&
+		LDFRAG_OK=1
+fi
 
 if [ "$COLD" = auto ]; then
 	if [ "$(id -u)" = 0 ] && sh -c "$DROP" 2>/dev/null; then
@@ -183,6 +193,43 @@ if want relocate; then
 		echo "after relocate: journal in $p piece(s), e2fsck -fn $f" > "$W/reloc.note"
 	fi
 	rm -f "$COPY"
+fi
+if want live_defrag; then
+	# Two copies of the same image, one per tool, each loop-mounted: the
+	# same files defragmented by e2layout (every fragmented file, through
+	# the kernel) and by e4defrag (the whole mount).
+	LCOPY=$W/ldfrag.copy.img LM=$W/ldmnt
+	ldesc="$L_FILES files x $L_ROUNDS pieces"
+	[ $SMOKE = 1 ] && ldesc="$ldesc (smoke)"
+	mkdir -p "$LM"
+	LPREP="cp --sparse=always $LDFRAG $LCOPY"
+	lrun() { echo "mount -o loop $LCOPY $LM && { $1 > /dev/null; r=\$?; umount $LM; exit \$r; }"; }
+	LE2L=$(lrun "$E2L -R 'defrag --worst 512 --apply' $LM")
+	LE4D=$(lrun "e4defrag $LM")
+	lcount() { find "$LM" -type f -exec filefrag {} + 2>/dev/null |
+		   awk '{ s += $(NF - 2) } END { print s + 0 }'; }
+	if [ -z "$LDFRAG_OK" ] || ! command -v e4defrag >/dev/null 2>&1; then
+		AVAIL[live_defrag]=na
+		AVAIL_WHY[live_defrag]="cannot loop-mount here, or no e4defrag"
+		row live_defrag warm "defrag --worst N --apply (live)" \
+			"$ldesc" "e4defrag" 1 "<= 1x" "" "" ""
+	else
+		pair live_defrag "defrag --worst 512 --apply (live)" "$ldesc" 1 \
+			"<= 1x" "$LE2L" "e4defrag" "$LE4D" "$LPREP" \
+			"a fresh copy each run, mounted and unmounted in the timing"
+		ext() {	# CMD: total extents of the files after CMD on a copy
+			sh -c "$LPREP"
+			mount -o loop "$LCOPY" "$LM" || return
+			[ -n "$1" ] && sh -c "$1" >/dev/null 2>&1
+			sync; lcount; umount "$LM"
+		}
+		lb=$(ext "") le=$(ext "$E2L -R 'defrag --worst 512 --apply' $LM")
+		l4=$(ext "e4defrag $LM")
+		v=$([ "${le:-x}" -le "${l4:-0}" ] 2>/dev/null && echo PASS || echo FAIL)
+		echo "extents of the $L_FILES files: $lb before; after e2layout $le, after e4defrag $l4 (target: e2layout <= e4defrag: **$v**)" > "$W/ldf.note"
+		cat "$W/ldf.note"
+	fi
+	rm -f "$LCOPY"
 fi
 
 # Peak memory on the big image (and, for information, frag on the files).

@@ -66,6 +66,12 @@ errcode_t dfs_open_filesystem(struct session *s,
 			session_close(s);
 			return e;
 		}
+		/* debugfs 1.47.0 leaves the data source at 1 KiB blocks, so
+		 * on other block sizes every data block it reads is the wrong
+		 * one (and its personality keeps that); e2layout reads them
+		 * at the filesystem's block size */
+		if (!s->debugfs)
+			io_channel_set_blksize(data_io, s->fs->blocksize);
 	}
 	return 0;
 }

@@ -15,6 +15,8 @@
 #define QPERBLK		((QB - QHDR) / QREC)
 
 static const char *const q_names[] = {"user", "group", "project"};
+/* each type's file magic (the kernel's v2 quota format) */
+static const __u32 q_magics[] = {0xd9c01f11, 0xd9c01927, 0xd9c03f14};
 
 struct qrec {
 	__u32 id;
@@ -173,6 +175,41 @@ static ext2_ino_t q_inum(struct ext2_super_block *sb, int type)
 	       type == 1 ? sb->s_grp_quota_inum : sb->s_prj_quota_inum;
 }
 
+/*
+ * libsupport's check of a quota file's header before it is used: the
+ * 8-byte header must read whole (an e2image file holds no data blocks:
+ * the read fails) and carry a v2 version (0 or 1) in little-endian order.
+ * Nonzero when the check fails, after the line libsupport logs for a
+ * failed read.
+ */
+static int q_check_header(struct session *s, struct qfile *q, int type)
+{
+	unsigned char h[8];
+	unsigned got = 0;
+	errcode_t err;
+
+	err = ext2fs_file_llseek(q->f, 0, EXT2_SEEK_SET, NULL);
+	if (!err) {
+		err = ext2fs_file_read(q->f, h, sizeof(h), &got);
+		if (err)
+			out_errtext(s->out, "[ERROR] ../../../../lib/support/"
+				    "quotaio.c:178:quota_read_nomount: "
+				    "ext2fs_file_read failed: %ld\n",
+				    (long)err);
+	}
+	if (err || got != sizeof(h))
+		return -1;
+	/* the type's magic read big-endian: stored in the wrong order */
+	if (((__u32)h[0] << 24 | (__u32)h[1] << 16 | h[2] << 8 | h[3]) ==
+	    q_magics[type]) {
+		out_errtext(s->out, "[ERROR] ../../../../lib/support/"
+			    "quotaio_v2.c:226:v2_check_file: Your quota file "
+			    "is stored in wrong endianness\n");
+		return -1;
+	}
+	return q_le(h + 4, 4) > 1 ? -1 : 0;
+}
+
 static int q_open(struct session *s, const char *who, int type,
 		  struct qfile *q)
 {
@@ -191,6 +228,15 @@ static int q_open(struct session *s, const char *who, int type,
 		return -1;
 	}
 	q->nblocks = ext2fs_file_get_size(q->f) / QB;
+	if (q_check_header(s, q, type)) {
+		out_errtext(s->out, "[ERROR] ../../../../lib/support/quotaio.c"
+			    ":250:quota_file_open: qh_ops->check_file "
+			    "failed\n");
+		out_error(s->out, who, EIO,
+			  "while opening quota inode (type %d)", type);
+		ext2fs_file_close(q->f);
+		return -1;
+	}
 	return 0;
 }
 

@@ -1,11 +1,12 @@
-/* lab.c - the training labs' front door: parses a compiled-in .lab text
- * (help/labs/README.md describes the format) and runs `e2layout lab list |
- * show | hint | start | check`. */
+/* lab.c - parses a .lab text (compiled in, or a trainer's file loaded at
+ * run time; help/labs/README.md describes the format) and rejects at load
+ * what could only fail later: unknown keys, recipe steps and facts. */
 #include "lab.h"
 #include "help.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,53 @@ static char *trim(char *p)
 	while (e > p && isspace((unsigned char)e[-1]))
 		*--e = 0;
 	return p;
+}
+
+static const char *const lab_keys[] = {
+	"name", "title", "needs", "goal", "step", "hint", "recipe", "check",
+	"claim", "solution", NULL
+};
+
+/* Every key, recipe step, check and claim known: a lab that loads can be
+ * built and checked. */
+static errcode_t lab_lint(const struct lab *lab, struct sink *out)
+{
+	const struct lab_line *ll;
+	const char *why, *const *k;
+	char *line, word[32];
+	size_t i;
+
+	for (i = 0; i < lab->n; i++) {
+		ll = &lab->l[i];
+		why = NULL;
+		for (k = lab_keys; *k && strcmp(*k, ll->key); k++)
+			;
+		if (!*k) {
+			why = "unknown key";
+		} else if (strlen(ll->val) > 1000 &&
+			   strcmp(ll->key, "goal") && strcmp(ll->key, "step") &&
+			   strcmp(ll->key, "hint") && strcmp(ll->key, "solution")) {
+			why = "longer than 1000 characters";
+		} else if (!strcmp(ll->key, "check") ||
+			   !strcmp(ll->key, "claim")) {
+			why = lab_check_known(ll->val);
+		} else if (!strcmp(ll->key, "recipe")) {
+			line = lab_recipe_expand(ll->val, 1, lab->name, out);
+			if (!line)
+				return EXT2_ET_INVALID_ARGUMENT;
+			if (sscanf(line, "%31s", word) != 1 ||
+			    !lab_recipe_step_known(word))
+				why = "unknown recipe step";
+			free(line);
+		}
+		if (why) {
+			out_error(out, "lab", 0, "%s.lab line %d: %s: %s: %s",
+				  lab->name, ll->lineno, ll->key, ll->val,
+				  why);
+			return EXT2_ET_INVALID_ARGUMENT;
+		}
+	}
+	return 0;
 }
 
 static errcode_t lab_parse(struct lab *lab, struct sink *out)
@@ -79,29 +127,102 @@ static errcode_t lab_parse(struct lab *lab, struct sink *out)
 	}
 	v = (char *)lab_get(lab, "needs", "", 0);
 	lab->live = v && strstr(v, "live");
-	return 0;
+	return lab_lint(lab, out);
 }
 
-errcode_t lab_load(const char *name, struct lab *lab, struct sink *out)
+static errcode_t lab_from_text(char *text, const char *name,
+			       struct lab *lab, struct sink *out)
 {
-	const char *text = help_find("labs", name);
 	errcode_t err;
 
 	memset(lab, 0, sizeof(*lab));
-	if (!text)
-		return ENOENT;
-	lab->buf = strdup(text);
-	if (!lab->buf)
+	lab->buf = text;
+	lab->name = strdup(name);
+	if (!lab->buf || !lab->name) {
+		lab_free(lab);
 		return ENOMEM;
-	lab->name = name;
+	}
 	err = lab_parse(lab, out);
 	if (err)
 		lab_free(lab);
 	return err;
 }
 
+/* A whole text file (at most 1 MiB); NULL with errno. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4097 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 8192;
+			nb = cap > (1 << 20) ? NULL : realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = EFBIG;
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+errcode_t lab_load_file(const char *path, struct lab *lab, struct sink *out)
+{
+	const char *base = strrchr(path, '/');
+	char name[64], *text;
+	size_t n;
+
+	memset(lab, 0, sizeof(*lab));
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".lab"))
+		n -= 4;
+	if (!n || n >= sizeof(name))
+		return EXT2_ET_INVALID_ARGUMENT;
+	snprintf(name, sizeof(name), "%.*s", (int)n, base);
+	text = slurp(path);
+	if (!text)
+		return errno ? errno : EIO;
+	return lab_from_text(text, name, lab, out);
+}
+
+errcode_t lab_load(const char *name, struct lab *lab, struct sink *out)
+{
+	const char *dir = getenv("E2LAYOUT_LABS"), *text;
+	char path[4096];
+	errcode_t err;
+
+	memset(lab, 0, sizeof(*lab));
+	if (!*name || strchr(name, '/') || !strcmp(name, ".."))
+		return ENOENT;
+	if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/%s.lab", dir, name);
+		err = lab_load_file(path, lab, out);
+		if (err != ENOENT)
+			return err;
+	}
+	text = help_find("labs", name);
+	if (!text)
+		return ENOENT;
+	return lab_from_text(strdup(text), name, lab, out);
+}
+
 void lab_free(struct lab *lab)
 {
+	free(lab->name);
 	free(lab->buf);
 	free(lab->l);
 	memset(lab, 0, sizeof(*lab));
@@ -147,129 +268,3 @@ void lab_describe(const struct lab *lab, struct strbuf *sb)
 		      lab->name);
 }
 
-static void lab_list(struct sink *out)
-{
-	const struct help_doc *d;
-	struct lab lab;
-
-	for (d = help_docs; d->kind; d++) {
-		if (strcmp(d->kind, "labs"))
-			continue;
-		if (lab_load(d->name, &lab, out))
-			continue;
-		out_printf(out, "%-10s %s%s\n", d->name, lab.title,
-			   lab.live ? "  [needs a live system: root, a "
-				      "loop mount, tracing]" : "");
-		lab_free(&lab);
-	}
-}
-
-static void lab_usage(struct sink *out)
-{
-	out_errtext(out, "Usage: e2layout lab list\n"
-			 "       e2layout lab show NAME\n"
-			 "       e2layout lab start NAME [DIR]\n"
-			 "       e2layout lab check NAME IMAGE "
-			 "[--answers FILE]\n"
-			 "       e2layout lab hint NAME [N]\n");
-}
-
-static int lab_hint(const struct lab *lab, const char *n, struct sink *out)
-{
-	const char *h;
-	char *end;
-	long i, all = !n;
-
-	if (n) {
-		i = strtol(n, &end, 10);
-		if (*end || i < 1) {
-			out_error(out, "lab", 0, "bad hint number: %s", n);
-			return 2;
-		}
-		h = lab_get(lab, "hint", "", i - 1);
-		if (!h) {
-			out_error(out, "lab", 0, "lab %s has no hint %ld",
-				  lab->name, i);
-			return 1;
-		}
-		out_printf(out, "Hint %ld: %s\n", i, h);
-		return 0;
-	}
-	for (i = 0; all && (h = lab_get(lab, "hint", "", i)); i++)
-		out_printf(out, "Hint %ld: %s\n", i + 1, h);
-	return 0;
-}
-
-int lab_cli(int argc, char **argv, struct sink *out, int interactive,
-	    char **tui_image, char **tui_text)
-{
-	struct strbuf sb = {0};
-	const char *answers = NULL;
-	char *img = NULL;
-	struct lab lab;
-	errcode_t err;
-	int rc = 2, i, nargs = 0;
-	char *args[4];
-
-	*tui_image = *tui_text = NULL;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--answers") && i + 1 < argc)
-			answers = argv[++i];
-		else if (nargs < 4)
-			args[nargs++] = argv[i];
-		else
-			nargs = 5;
-	}
-	if (nargs == 1 && !strcmp(args[0], "list")) {
-		lab_list(out);
-		return 0;
-	}
-	if (nargs < 2 || nargs > 3 || (strcmp(args[0], "show") &&
-	    strcmp(args[0], "hint") && strcmp(args[0], "check") &&
-	    strcmp(args[0], "start"))) {
-		lab_usage(out);
-		return 2;
-	}
-	err = lab_load(args[1], &lab, out);
-	if (err == ENOENT) {
-		out_error(out, "lab", 0, "no lab named %s (e2layout lab list "
-			  "shows them)", args[1]);
-		return 2;
-	}
-	if (err)
-		return 1;
-	if (!strcmp(args[0], "show") && nargs == 2) {
-		lab_describe(&lab, &sb);
-		out_printf(out, "%s", sb.buf);
-		rc = 0;
-	} else if (!strcmp(args[0], "hint")) {
-		rc = lab_hint(&lab, nargs == 3 ? args[2] : NULL, out);
-	} else if (!strcmp(args[0], "check") && nargs == 3) {
-		rc = lab_check(&lab, args[2], answers, out);
-	} else if (!strcmp(args[0], "start")) {
-		err = lab_build(&lab, nargs == 3 ? args[2] : ".", &img, out);
-		if (err) {
-			rc = 1;
-			goto out;
-		}
-		lab_describe(&lab, &sb);
-		if (interactive) {
-			/* The scenario is a scratch image: the TUI may change
-			 * it (a live lab's image gets mounted: read-only). */
-			rc = lab.live ? -1 : -2;
-			*tui_image = img;
-			*tui_text = sb.buf;
-			lab_free(&lab);
-			return rc;
-		}
-		out_printf(out, "Scenario written to %s\n\n%s", img, sb.buf);
-		rc = 0;
-	} else {
-		lab_usage(out);
-	}
-out:
-	free(img);
-	strbuf_free(&sb);
-	lab_free(&lab);
-	return rc;
-}

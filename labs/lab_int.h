@@ -35,5 +35,23 @@ void lab_images_close(struct lab_images *im);
  */
 const char *lab_fact_eval(struct lab_images *im, const char *e,
 			  struct lab_fact *f);
+/* NULL when e is a well-formed expression of known facts, else why not
+ * (nothing is read: lab load and lab validate). */
+const char *lab_fact_known(const char *e);
+/* trace(NAME).field of NAME.json beside image (uuid, first, group,
+ * inode, blocks of the file the traced command wrote); NULL or why not. */
+const char *lab_fact_trace(const char *image, const char *name,
+			   const char *field, struct lab_fact *f);
+/* A 64-bit checksum of a file's content and size, as 16 hex digits. */
+errcode_t lab_file_sum(ext2_filsys fs, ext2_ino_t ino, char out[17]);
+
+/* "files kept": every regular file of the fresh scenario is in the
+ * checked image at the same path with the same content; NULL, or why not
+ * (the first file that is missing or changed). */
+const char *lab_files_kept(struct lab_images *im, struct strbuf *why);
+
+/* Canonical text of a set of numbers and ranges ("3,1-2, 5-5" ->
+ * "1-3,5"): 0, or -1 when in is not such a set. */
+int lab_norm_set(const char *in, struct strbuf *out);
 
 #endif

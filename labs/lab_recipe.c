@@ -2,7 +2,9 @@
  * (mkfs, noflex, seed, journal, dir, file) with the demo's image writer
  * (labs/demo_int.h): libext2fs only, no root, no mount. */
 #include "lab.h"
+#include "lab_state.h"
 #include "demo_int.h"
+#include "jtrans.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -100,6 +102,63 @@ static errcode_t mkdirs(ext2_filsys fs, const char *path, ext2_ino_t *ino)
 	return 0;
 }
 
+/* dir PATH [group=G]: directories, parents included; with group= the
+ * last one's inode is taken from group G's inode table (and the files
+ * made in it after it, as libext2fs allocates near their directory). */
+static errcode_t step_dir(struct recipe *r, char **w, int n)
+{
+	ext2_filsys fs = r->d.fs;
+	unsigned long long group;
+	char parent[256], *name;
+	ext2_ino_t dir, ino;
+	errcode_t err;
+
+	if (num_opt(r, w, n, "group", ~0ULL, &group))
+		return EXT2_ET_INVALID_ARGUMENT;
+	if (group == ~0ULL)
+		return mkdirs(fs, w[1], &ino);
+	if (group >= fs->group_desc_count || *w[1] != '/' ||
+	    strlen(w[1]) >= sizeof(parent)) {
+		out_error(r->out, "lab", 0, "%s: dir needs an absolute path "
+			  "and a group that exists", r->where);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	snprintf(parent, sizeof(parent), "%s", w[1]);
+	name = strrchr(parent, '/');
+	*name++ = 0;
+	if (!*name)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = mkdirs(fs, parent, &dir);
+	if (!err)
+		err = ext2fs_new_inode(fs, group * fs->super->s_inodes_per_group
+				       + 1, LINUX_S_IFDIR | 0755, 0, &ino);
+	if (!err)
+		err = ext2fs_mkdir(fs, dir, ino, name);
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, dir);
+		if (!err)
+			err = ext2fs_mkdir(fs, dir, ino, name);
+	}
+	return err;
+}
+
+/* Gives the journal superblock a sequence number of this scenario's own
+ * (a journal that has been used): a journal made afresh starts at 1, so
+ * the journal lab can tell its journal from a recreated one. */
+static errcode_t journal_stamp(struct recipe *r)
+{
+	struct jt_journal j;
+	errcode_t err;
+
+	err = jt_open_inode(r->d.fs, &j);
+	if (err)
+		return err;
+	j.sequence = 1000 + demo_rand(&r->d) % 900000;
+	err = jt_write_sb(&j);
+	jt_close(&j);
+	return err;
+}
+
 /* journal [size=BLOCKS] [fragments=N]: holes of jsize/N blocks between
  * short fillers make the journal come out in N pieces; the fillers are
  * freed afterwards. */
@@ -138,6 +197,8 @@ static errcode_t step_journal(struct recipe *r, char **w, int n)
 					EXT2_MKJOURNAL_NO_MNT_CHECK);
 	for (i = 0; i < nf; i++)
 		ext2fs_block_alloc_stats_range(fs, fill[i], 8, -1);
+	if (!err)
+		err = journal_stamp(r);
 	return err;
 }
 
@@ -198,6 +259,92 @@ static errcode_t step_file(struct recipe *r, char **w, int n)
 	return err;
 }
 
+/* A hash of the seed, a choice's text and its occurrence: the same
+ * {choice} picks the same value in a lab's main and companion recipes. */
+static uint64_t pick(uint64_t seed, const char *text, size_t len, int k)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ULL;
+	h = (h ^ (unsigned)k) * 0x100000001b3ULL;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+/*
+ * Expands the seed's choices in a recipe line: {A|B|C} one of the words,
+ * {LO..HI} or {LO..HI:STEP} a number.  A new string (free()), or NULL
+ * with a message on out.
+ */
+char *lab_recipe_expand(const char *line, uint64_t seed, const char *where,
+			struct sink *out)
+{
+	struct strbuf sb = {0};
+	const char *p = line, *open, *close;
+	unsigned long long lo, hi, step, v;
+	int k = 0;
+
+	while ((open = strchr(p, '{'))) {
+		const char *q, *bar;
+		size_t n, len;
+		char tail[2];
+
+		strbuf_add(&sb, p, open - p);
+		close = strchr(open, '}');
+		if (!close)
+			goto bad;
+		len = close - open - 1;
+		v = pick(seed, open + 1, len, k++);
+		step = 1;
+		if (sscanf(open + 1, "%llu..%llu%1[}:]", &lo, &hi, tail) == 3 &&
+		    (tail[0] == '}' || sscanf(strchr(open, ':') + 1,
+					      "%llu%1[}]", &step, tail) == 2) &&
+		    lo <= hi && step) {
+			unsigned long long span = (hi - lo) / step;
+
+			/* span + 1 choices (any v when that overflows) */
+			if (span < ~0ULL)
+				v %= span + 1;
+			strbuf_printf(&sb, "%llu", lo + v * step);
+		} else {
+			for (n = 1, q = open + 1; q < close; q++)
+				n += *q == '|';
+			if (n < 2)
+				goto bad;
+			v %= n;
+			for (q = open + 1; v; v--)
+				q = strchr(q, '|') + 1;
+			bar = memchr(q, '|', close - q);
+			strbuf_add(&sb, q, (bar ? bar : close) - q);
+		}
+		p = close + 1;
+	}
+	strbuf_add(&sb, p, strlen(p));
+	return sb.buf;
+bad:
+	out_error(out, "lab", 0, "%s: a {choice} is {A|B...}, {LO..HI} or "
+		  "{LO..HI:STEP}", where);
+	strbuf_free(&sb);
+	return NULL;
+}
+
+int lab_recipe_step_known(const char *word)
+{
+	static const char *const steps[] = {
+		"mkfs", "noflex", "journal", "file", "dir", "delete",
+		"corrupt", "dirty_journal", NULL
+	};
+	const char *const *p;
+
+	for (p = steps; *p; p++)
+		if (!strcmp(*p, word))
+			return 1;
+	return 0;
+}
+
 static int split(char *line, char **w)
 {
 	int n = 0;
@@ -211,7 +358,7 @@ static int split(char *line, char **w)
 static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 			   struct demo_geom *g)
 {
-	unsigned long long size, bs, flex, ratio, seed;
+	unsigned long long size, bs, flex, ratio;
 	const char *feat = opt(w, n, "features");
 	static char fbuf[256];
 	int i;
@@ -219,8 +366,7 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 	if (num_opt(r, w, n, "size", 256ULL << 20, &size) ||
 	    num_opt(r, w, n, "blocksize", 4096, &bs) ||
 	    num_opt(r, w, n, "flex", 16, &flex) ||
-	    num_opt(r, w, n, "inode_ratio", 16384, &ratio) ||
-	    num_opt(r, w, n, "seed", 1, &seed))
+	    num_opt(r, w, n, "inode_ratio", 16384, &ratio))
 		return EXT2_ET_INVALID_ARGUMENT;
 	for (i = 1; i < n; i++)
 		noflex |= !strcmp(w[i], "noflex");
@@ -241,7 +387,6 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 	snprintf(fbuf, sizeof(fbuf), "%s%s%s", feat ? feat : "",
 		 feat && noflex ? "," : "", noflex ? "^flex_bg" : "");
 	g->features = fbuf[0] ? fbuf : NULL;
-	r->d.seed = seed;
 	return 0;
 }
 
@@ -258,10 +403,19 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 	memset(&r, 0, sizeof(r));
 	r.out = r.d.log = out;
 	r.where = where;
+	/* The trainee's seed (1 before there is one); a companion image gets
+	 * its own UUID and file contents. */
+	r.d.seed = lab_seed_tag(lab->seed ? lab->seed : 1, tag);
 	for (i = 0; (v = lab_get(lab, "recipe", tag, i)) && nl < 64; i++) {
-		lines[nl] = strdup(v);
-		if (!lines[nl])
-			goto nomem;
+		snprintf(where, sizeof(where), "%s.lab recipe%s%s%s line %d",
+			 lab->name, *tag ? "[" : "", tag, *tag ? "]" : "",
+			 i + 1);
+		lines[nl] = lab_recipe_expand(v, lab->seed ? lab->seed : 1,
+					      where, out);
+		if (!lines[nl]) {
+			err = EXT2_ET_INVALID_ARGUMENT;
+			goto out;
+		}
 		if (!strcmp(lines[nl], "noflex"))
 			noflex = 1;
 		nl++;
@@ -293,10 +447,14 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			err = step_journal(&r, w, n);
 		} else if (!strcmp(w[0], "file")) {
 			err = step_file(&r, w, n);
-		} else if (!strcmp(w[0], "dir") && n == 2) {
-			ext2_ino_t ino;
-
-			err = mkdirs(r.d.fs, w[1], &ino);
+		} else if (!strcmp(w[0], "dir") && (n == 2 || n == 3)) {
+			err = step_dir(&r, w, n);
+		} else if (!strcmp(w[0], "delete") && n == 2) {
+			err = lab_step_delete(r.d.fs, w[1]);
+		} else if (!strcmp(w[0], "corrupt")) {
+			err = lab_step_corrupt(r.d.fs, w, n);
+		} else if (!strcmp(w[0], "dirty_journal") && n == 2) {
+			err = lab_step_dirty_journal(r.d.fs, w[1]);
 		} else {
 			out_error(out, "lab", 0, "%s: unknown step %s", where,
 				  w[0]);
@@ -306,9 +464,6 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			out_error(out, "lab", err, "%s", where);
 	}
 	err = demo_end(&r.d, path, err);
-	goto out;
-nomem:
-	err = ENOMEM;
 out:
 	for (i = 0; i < nl; i++)
 		free(lines[i]);

@@ -12,28 +12,33 @@
 
 #include "cmd.h"
 #include "flex.h"
+#include "live_defrag.h"
 #include "plan.h"
 
 static const struct edit_op edit_ops[] = {
 	{SEL_JOURNAL, "relocate the journal to the start of the filesystem",
-	 "journal relocate", "--start", IN_NONE},
+	 "journal relocate", "--start", IN_NONE, -1},
 	{SEL_JOURNAL, "relocate the journal to the middle of the filesystem",
-	 "journal relocate", "--middle", IN_NONE},
+	 "journal relocate", "--middle", IN_NONE, -1},
 	{SEL_JOURNAL, "relocate the journal into group G...",
-	 "journal relocate", "--group", IN_GROUP},
+	 "journal relocate", "--group", IN_GROUP, -1},
 	{SEL_JOURNAL, "relocate the journal at block B... (Enter: the cursor)",
-	 "journal relocate", "--goal", IN_BLOCK},
+	 "journal relocate", "--goal", IN_BLOCK, -1},
 	{SEL_FILE, "defrag: one contiguous run, the best fit near its inode",
-	 "defrag", NULL, IN_NONE},
-	{SEL_FILE, "defrag into group G...", "defrag", "--group", IN_GROUP},
+	 "defrag", NULL, IN_NONE, 0},
+	{SEL_FILE, "defrag into group G...", "defrag", "--group", IN_GROUP, 0},
 	{SEL_FILE, "defrag at block B... (Enter: the cursor)", "defrag",
-	 "--goal", IN_BLOCK},
+	 "--goal", IN_BLOCK, 0},
+	{SEL_FILE, "live defrag through the kernel: a donor beside the file",
+	 "defrag", NULL, IN_NONE, 1},
+	{SEL_FILE, "live defrag through the kernel, donor asked in group G...",
+	 "defrag", "--group", IN_GROUP, 1},
 	{SEL_FILE, "prealloc: unwritten extents up to SIZE...", "prealloc",
-	 NULL, IN_SIZE},
+	 NULL, IN_SIZE, 0},
 	{SEL_RANGE, "evacuate: move every file block out of the range",
-	 "evacuate", NULL, IN_NONE},
+	 "evacuate", NULL, IN_NONE, -1},
 	{SEL_FLEX, "repack-flex: its bitmaps and inode tables in one island",
-	 "repack_flex", NULL, IN_NONE},
+	 "repack_flex", NULL, IN_NONE, -1},
 };
 
 void tui_select(struct tui *t, const struct tui_sel *sel)
@@ -137,6 +142,8 @@ void edit_open(struct tui *t)
 	e->nops = 0;
 	for (i = 0; i < sizeof(edit_ops) / sizeof(edit_ops[0]); i++)
 		if (edit_ops[i].kind == e->sel.kind &&
+		    (edit_ops[i].live < 0 ||
+		     edit_ops[i].live == (t->s->live != NULL)) &&
 		    e->nops < (int)(sizeof(e->ops) / sizeof(e->ops[0])))
 			e->ops[e->nops++] = &edit_ops[i];
 	e->menu_sel = 0;
@@ -156,6 +163,8 @@ void edit_free(struct tui *t)
 
 void edit_close(struct tui *t)
 {
+	ldf_plan_free(t->s->live_plan);	/* a live plan's donors go back */
+	t->s->live_plan = NULL;
 	t->edit->mode = ED_CLOSED;
 	if (t->edit->overlay)
 		tui_set_highlight(t, NULL, 0, NULL);
@@ -173,7 +182,7 @@ static int compose(struct tui *t, const struct edit_op *op,
 
 	switch (e->sel.kind) {
 	case SEL_FILE:
-		if (op->input != IN_SIZE) {
+		if (op->input != IN_SIZE && op->live != 1) {
 			snprintf(obj, sizeof(obj), " <%u>", e->sel.ino);
 			break;
 		}
@@ -182,8 +191,8 @@ static int compose(struct tui *t, const struct edit_op *op,
 		if (!path[0])
 			tui_inode_path(t, e->sel.ino, path, sizeof(path));
 		if (!path[0]) {
-			emsg(e, 1, "prealloc needs the file's path: select it "
-			     "in the files view (6)");
+			emsg(e, 1, "%s needs the file's path: select it in the "
+			     "files view (6)", op->cmd);
 			return -1;
 		}
 		o = snprintf(obj, sizeof(obj), " \"");
@@ -229,6 +238,8 @@ static void build(struct tui *t, const struct edit_op *op, const char *value)
 	}
 	plan_free(t->s->plan);
 	t->s->plan = NULL;
+	ldf_plan_free(t->s->live_plan);
+	t->s->live_plan = NULL;
 	strbuf_reset(&e->out);
 	t->capture = &e->out;
 	rc = tui_run_request(t, e->request);
@@ -236,7 +247,7 @@ static void build(struct tui *t, const struct edit_op *op, const char *value)
 	t->msg[0] = 0;	/* the editor shows the engine's words itself */
 	e->step_sel = e->step_top = 0;
 	e->overlay = 0;
-	if (rc == CMD_OK && t->s->plan) {
+	if (rc == CMD_OK && (t->s->plan || t->s->live_plan)) {
 		e->mode = ED_PLAN;
 		return;
 	}
@@ -407,6 +418,12 @@ static void ask_apply(struct tui *t)
 {
 	struct tui_edit *e = t->edit;
 
+	if (t->s->live && t->s->live_plan) {	/* through the kernel */
+		prompt_reset(e->in);
+		e->msg[0] = 0;
+		e->mode = ED_CONFIRM;
+		return;
+	}
 	if (t->s->live) {
 		emsg(e, 1, "%s is mounted: the editor never writes to a "
 		     "mounted filesystem (unmount it, then e2layout -w %s)",

@@ -71,7 +71,12 @@ static void draw_menu(struct tui *t)
 		tui_text(t, row, 66, t->cols - 66, R_DIM, "%s%s%s", op->cmd,
 			 op->opt ? " " : "", op->opt ? op->opt : "");
 	}
-	if (row + 1 < t->rows - 3)
+	if (row + 1 < t->rows - 3 && t->s->live)
+		tui_text(t, row + 1, 2, t->cols - 2, R_DIM, "Mounted: a live "
+			 "defrag allocates the kernel's donors and previews "
+			 "them; a typed yes moves the files through the "
+			 "kernel (no undo file is needed).");
+	else if (row + 1 < t->rows - 3)
 		tui_text(t, row + 1, 2, t->cols - 2, R_DIM, "The plan is made "
 			 "read-only and previewed; applying it needs a -w "
 			 "session and a typed yes, and writes an undo file.");
@@ -301,14 +306,14 @@ static void draw_plan(struct tui *t)
 	      "apply; anything else cancels" : "a apply (type yes)  o "
 	      "before/after overlay  Up/Down moves  Esc menu  q close  ? "
 	      "keys");
-	if (!head) {
+	if (!head && !t->s->live_plan) {
 		tui_text(t, 3, 0, t->cols, R_ERROR, "There is no current "
 			 "plan.");
 		return;
 	}
 	y = 3;
 	h = t->rows - 2 - y;
-	if (head->repack) {
+	if (!head || head->repack) {
 		/* its moves are group metadata: the engine's own preview */
 		int n = 0;
 		const char *c;
@@ -317,9 +322,14 @@ static void draw_plan(struct tui *t)
 			n += *c == '\n';
 		if (e->step_sel > n - (h - 1))
 			e->step_sel = n - (h - 1) > 0 ? n - (h - 1) : 0;
-		tui_text(t, y, 0, t->cols, R_HEAD, "Plan: %s (group "
-			 "metadata moves, as the engine previews them):",
-			 head->kind);
+		if (head)
+			tui_text(t, y, 0, t->cols, R_HEAD, "Plan: %s (group "
+				 "metadata moves, as the engine previews "
+				 "them):", head->kind);
+		else
+			tui_text(t, y, 0, t->cols, R_HEAD, "Live plan: the "
+				 "kernel's donors are allocated; their extents "
+				 "are the after (Up/Down scroll):");
 		text_lines(t, e->out.buf ? e->out.buf : "", e->step_sel,
 			   y + 1, 1, h - 1, t->cols - 1, R_NORMAL);
 	} else {
@@ -342,8 +352,14 @@ static void draw_plan(struct tui *t)
 	if (e->mode == ED_CONFIRM) {
 		char label[400];
 
-		snprintf(label, sizeof(label), "Apply to %s (an undo file is "
-			 "written)? Type yes: ", t->s->device);
+		if (!head)
+			snprintf(label, sizeof(label), "Move the files through "
+				 "the kernel on %s (no undo file is needed; "
+				 "Ctrl-C stops between chunks)? Type yes: ",
+				 t->s->mount_point);
+		else
+			snprintf(label, sizeof(label), "Apply to %s (an undo "
+				 "file is written)? Type yes: ", t->s->device);
 		move(t->rows - 1, 0);
 		clrtoeol();
 		prompt_draw(t, e->in, t->rows - 1, 0, t->cols, label);
@@ -356,8 +372,12 @@ static void draw_applying(struct tui *t)
 	double frac = e->prog_total ? (double)e->prog_done / e->prog_total : 0;
 	int bw = t->cols - 4;
 
-	frame(t, "applying", "applying: do not interrupt (the order is "
-	      "crash-safe; the undo file restores the old bytes)");
+	if (t->s->live)
+		frame(t, "moving", "moving through the kernel: Ctrl-C stops "
+		      "between two chunks, every file stays whole");
+	else
+		frame(t, "applying", "applying: do not interrupt (the order "
+		      "is crash-safe; the undo file restores the old bytes)");
 	tui_text(t, 3, 0, t->cols, R_HEAD, "Applying %s ...", e->request + 5);
 	if (e->check_pct >= 0 && e->prog_pct < 0) {
 		/* the consistency check comes before any write */
@@ -368,8 +388,8 @@ static void draw_applying(struct tui *t)
 	}
 	tui_bar(t, 5, 2, bw, frac > 1 ? 1 : frac);
 	tui_text(t, 6, 2, t->cols - 2, R_NORMAL, "%3d%%  %llu of %llu "
-		 "blocks written", e->prog_pct < 0 ? 0 : e->prog_pct,
-		 e->prog_done, e->prog_total);
+		 "blocks %s", e->prog_pct < 0 ? 0 : e->prog_pct,
+		 e->prog_done, e->prog_total, t->s->live ? "moved" : "written");
 }
 
 static void draw_result(struct tui *t)
@@ -381,10 +401,16 @@ static void draw_result(struct tui *t)
 	tui_text(t, 3, 0, t->cols, e->ok ? R_HEAD : R_ERROR, "%s", e->ok ?
 		 "Applied and verified." : "The plan was NOT applied (or "
 		 "did not verify): see below.");
-	tui_text(t, 4, 0, t->cols, R_NORMAL, "progress: %d%%, %llu blocks "
-		 "written (%llu of them the plan's data, the rest metadata)",
-		 e->prog_pct < 0 ? 0 : e->prog_pct, e->prog_done,
-		 e->prog_total);
+	if (t->s->live)
+		tui_text(t, 4, 0, t->cols, R_NORMAL, "progress: %d%%, %llu "
+			 "of %llu blocks moved through the kernel",
+			 e->prog_pct < 0 ? 0 : e->prog_pct, e->prog_done,
+			 e->prog_total);
+	else
+		tui_text(t, 4, 0, t->cols, R_NORMAL, "progress: %d%%, %llu "
+			 "blocks written (%llu of them the plan's data, the "
+			 "rest metadata)", e->prog_pct < 0 ? 0 : e->prog_pct,
+			 e->prog_done, e->prog_total);
 	text_lines(t, e->out.buf ? e->out.buf : "", 0, 6, 2, t->rows - 9,
 		   t->cols - 2, R_NORMAL);
 }

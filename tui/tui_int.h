@@ -97,6 +97,8 @@ struct edit_op {
 	const char *cmd;	/* the request, before the object */
 	const char *opt;	/* after the object, or NULL */
 	enum edit_input input;
+	int live;		/* 1: only on a mounted filesystem (through the
+				   kernel), 0: only offline, -1: both */
 };
 
 /* The editor's screens (edit.c, drawn by edit_draw.c). */

@@ -8,6 +8,7 @@
 
 #include "flex.h"
 #include "journal.h"
+#include "journal_ext.h"
 
 static struct {
 	int loaded;
@@ -26,6 +27,8 @@ static void journal_init(struct tui *t)
 {
 	memset(&st, 0, sizeof(st));
 	st.err = journal_load(t->fs, &st.j);
+	if (!st.err && st.j.external)
+		(void)journal_ext_find(t->s, &st.j);	/* shown as found */
 	st.loaded = !st.err;
 }
 
@@ -122,8 +125,28 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 	if (j->external) {
 		tui_text(t, row++, x, w, R_HEAD, "External journal on device "
 			 "%#x, UUID %s", j->ext_dev, j->ext_uuid);
-		tui_text(t, row, x, w, R_NORMAL, "Its blocks are on another "
+		tui_text(t, row++, x, w, R_NORMAL, "Its blocks are on another "
 			 "device: nothing of it is on this map.");
+		if (!j->ext_path || j->ext_mismatch) {
+			tui_text(t, row, x, w, R_NORMAL, "%s", j->ext_mismatch ?
+				 "The device named is not this journal." :
+				 "Its device was not found by UUID; name it "
+				 "with --journal-dev PATH.");
+			return;
+		}
+		tui_text(t, row++, x, w, R_NORMAL, "Device %s (%s): %llu "
+			 "blocks of %u bytes", j->ext_path, j->ext_how,
+			 (unsigned long long)j->ext_blocks, j->ext_blocksize);
+		tui_text(t, row++, x, w, R_NORMAL, "Journal superblock at "
+			 "block %llu; log blocks %u-%u (%u blocks)",
+			 (unsigned long long)j->sb_pblk, j->sb_first,
+			 j->sb_maxlen ? j->sb_maxlen - 1 : 0,
+			 j->sb_maxlen > j->sb_first ?
+			 j->sb_maxlen - j->sb_first : 0);
+		tui_text(t, row, x, w, R_NORMAL, "%u user(s)%s",
+			 j->sb_nr_users, j->ext_user >= 0 ?
+			 ", this filesystem among them" :
+			 "; this filesystem is not among them");
 		return;
 	}
 	set_highlight(t);
@@ -154,6 +177,10 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 			 " (empty)", (int)j->sb_errno, j->sb_nr_users,
 			 j->sb_num_fc_blocks, jfeatures(feat, sizeof(feat)),
 			 j->sb_uuid);
+	else if (j->sb_absent)
+		tui_text(t, row++, x, w, R_DIM, "the journal superblock is "
+			 "not in this e2image file (it holds the metadata "
+			 "only)");
 	else
 		tui_text(t, row++, x, w, R_ERROR, "the journal superblock "
 			 "is not valid");

@@ -2,6 +2,7 @@
  * features, mount and health state, counts, the journal's extent count, the
  * fragmentation score) above a small whole-device map with its legend. */
 #include "tui_int.h"
+#include "fs_probe.h"
 #include "live_reread.h"
 
 #include <e2p/e2p.h>
@@ -91,7 +92,7 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	size_t o = 0;
 
 	human(a, sizeof(a), (unsigned long long)blocks * fs->blocksize);
-	tui_text(t, row++, x, w, R_HEAD, "%s", t->s->device);
+	tui_text(t, row++, x, w, R_HEAD, "%s", session_name(t->s));
 	tui_text(t, row++, x, w, R_NORMAL, "size %s: %llu blocks of %u "
 		 "bytes%s, %u inodes of %u bytes, label \"%.16s\"", a,
 		 (unsigned long long)blocks, fs->blocksize,
@@ -115,8 +116,10 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 			      " read-only" : "");
 	else
 		o += snprintf(state + o, sizeof(state) - o, ", not mounted");
-	snprintf(state + o, sizeof(state) - o, "; opened %s",
-		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only");
+	snprintf(state + o, sizeof(state) - o, "; opened %s%s",
+		 (fs->flags & EXT2_FLAG_RW) ? "read-write" : "read-only",
+		 fs_probe_metadata_only(fs) ? "; an e2image file: metadata "
+		 "only, no file, directory or journal block content" : "");
 	tui_text(t, row++, x, w,
 		 (sb->s_state & EXT2_ERROR_FS) ? R_ERROR : R_NORMAL,
 		 "state: %s", state);
@@ -168,7 +171,7 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	mapw_legend(t, y + h - lh, x, w, 1);
 	snprintf(t->status, sizeof(t->status), "%s  |  %llu blocks per "
 		 "cell; click a cell or press 2 for the group map",
-		 t->s->device, (unsigned long long)m.bpc);
+		 session_name(t->s), (unsigned long long)m.bpc);
 }
 
 static int overview_key(struct tui *t, enum tui_action a, int ch)

@@ -1,8 +1,10 @@
 /* alloc_tune.c - the /sys/fs/ext4/DEV allocator tunables of a live session:
  * listing them with their meaning, changing them (with a state file so that
  * `alloc revert` restores the values before) and previewing a change by
- * running a workload before and after. */
+ * running a workload before and after it on a scratch filesystem of the
+ * same geometry (alloc_scratch.c): never on the filesystem previewed. */
 #include "alloc_tune.h"
+#include "alloc_scratch.h"
 #include "live.h"
 #include "workload.h"
 
@@ -182,19 +184,21 @@ static errcode_t state_write(const char *path, const struct live_info *l,
 	return 0;
 }
 
-static void apply(struct session *s, struct setting *set, int n, int old)
+/* Writes the new (old: the previous) values into l's tunables. */
+static void apply(struct session *s, const struct live_info *l,
+		  struct setting *set, int n, int old)
 {
 	errcode_t err;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		err = live_sysfs_write(s->live, set[i].name,
+		err = live_sysfs_write(l, set[i].name,
 				       old ? set[i].old : set[i].value);
 		if (err)
 			out_error(s->out, "alloc", err, "while writing %s to "
 				  "/sys/fs/ext4/%s/%s",
 				  old ? set[i].old : set[i].value,
-				  s->live->sysname, set[i].name);
+				  l->sysname, set[i].name);
 	}
 }
 
@@ -215,34 +219,52 @@ static void compare_row(struct session *s, const char *what, double a,
 	out_printf(s->out, "  %-28s %12s %12s\n", what, x, y);
 }
 
+/*
+ * The workload twice on a scratch filesystem of this one's geometry:
+ * with this filesystem's current values, then with the new ones.  The
+ * filesystem previewed is not written to and keeps its values: its
+ * allocator state (group preallocations, stream goals) stays as it was.
+ */
 static int preview(struct session *s, struct setting *set, int n)
 {
+	struct alloc_scratch sc;
 	struct wl_measure m[2];
 	struct wl_params p;
 	char why[512];
 	int i;
 
 	workload_defaults(WL_FILES, &p);
+	if (alloc_scratch_make(s->live, s->fs, &sc, why, sizeof(why))) {
+		alloc_scratch_drop(&sc);
+		out_error(s->out, "alloc set", 0, "--preview: %s; nothing "
+			  "was changed", why);
+		return CMD_FAIL;
+	}
 	for (i = 0; i < 2; i++) {
-		if (i)
-			apply(s, set, n, 0);
-		if (workload_measure(s->live, s->fs, &p, &m[i], why,
+		apply(s, sc.live, set, n, !i);
+		if (workload_measure(sc.live, sc.fs, &p, &m[i], why,
 				     sizeof(why))) {
-			if (i)
-				apply(s, set, n, 1);
+			alloc_scratch_drop(&sc);
 			out_error(s->out, "alloc set", 0, "%s", why);
 			return CMD_FAIL;
 		}
 	}
-	apply(s, set, n, 1);
+	alloc_scratch_drop(&sc);
+	if (!sink_is_json(s->out))
+		out_printf(s->out, "On a scratch filesystem of %llu blocks "
+			   "made like %s (nothing written to it, its "
+			   "tunables unchanged):\n",
+			   (unsigned long long)sc.blocks, s->live->mnt);
+	else
+		json_bool(s->out, "scratch", 1);
 	if (!sink_is_json(s->out)) {
 		out_printf(s->out, "Preview: %u files of %llu KiB by %u "
 			   "threads, before and after", p.files,
 			   (unsigned long long)(p.size >> 10), p.threads);
 		for (i = 0; i < n; i++)
-			out_printf(s->out, "%s %s=%s (was %s)", i ? "," : "",
+			out_printf(s->out, "%s %s=%s (now %s)", i ? "," : "",
 				   set[i].name, set[i].value, set[i].old);
-		out_printf(s->out, "; old values restored\n");
+		out_printf(s->out, "\n");
 		out_printf(s->out, "  %-28s %12s %12s\n", "", "before",
 			   "after");
 	} else {

@@ -221,25 +221,35 @@ errcode_t live_sysfs_write(const struct live_info *l, const char *attr,
 
 errcode_t live_fiemap(const char *path, struct live_extent **ep, size_t *np)
 {
-	enum { BATCH = 128 };
-	struct fiemap *fm;
-	struct live_extent *e = NULL, *ne;
-	size_t n = 0, cap = 0;
-	__u64 start = 0;
-	errcode_t err = 0;
-	int fd, last = 0;
-	unsigned i;
+	errcode_t err;
+	int fd;
 
 	*ep = NULL;
 	*np = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
+	err = live_fiemap_fd(fd, ep, np);
+	close(fd);
+	return err;
+}
+
+errcode_t live_fiemap_fd(int fd, struct live_extent **ep, size_t *np)
+{
+	enum { BATCH = 128 };
+	struct fiemap *fm;
+	struct live_extent *e = NULL, *ne;
+	size_t n = 0, cap = 0;
+	__u64 start = 0;
+	errcode_t err = 0;
+	int last = 0;
+	unsigned i;
+
+	*ep = NULL;
+	*np = 0;
 	fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
-	if (!fm) {
-		close(fd);
+	if (!fm)
 		return ENOMEM;
-	}
 	while (!last) {
 		memset(fm, 0, sizeof(*fm));
 		fm->fm_start = start;
@@ -276,7 +286,6 @@ errcode_t live_fiemap(const char *path, struct live_extent **ep, size_t *np)
 	}
 out:
 	free(fm);
-	close(fd);
 	if (err) {
 		free(e);
 		return err;

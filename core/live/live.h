@@ -84,5 +84,7 @@ struct live_extent {
 
 /* The extents of path (synced first); *ep is malloc'd. */
 errcode_t live_fiemap(const char *path, struct live_extent **ep, size_t *np);
+/* The same for an open file (an unlinked one too). */
+errcode_t live_fiemap_fd(int fd, struct live_extent **ep, size_t *np);
 
 #endif

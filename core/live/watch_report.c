@@ -7,6 +7,7 @@
 #include "live_paths.h"
 
 #include <dirent.h>
+#include <e2p/e2p.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,8 @@ static void text_hot(struct session *s, const struct trace_rec *r,
 static void json_summary(struct session *s, const struct trace_rec *r,
 			 const struct trace_summary *sum)
 {
+	/* which filesystem was watched (a lab's evidence names it) */
+	json_str(s->out, "uuid", e2p_uuid2str(s->fs->super->s_uuid));
 	json_double(s->out, "seconds", r->seconds);
 	json_bool(s->out, "counted_in_kernel", r->counted);
 	if (!r->counted)

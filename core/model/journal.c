@@ -2,6 +2,7 @@
  * runs and mapping blocks, the external journal's identity, and the few
  * fields of the (big-endian) jbd2 superblock that we show. */
 #include "journal.h"
+#include "fs_probe.h"
 
 #include <e2p/e2p.h>
 #include <stdlib.h>
@@ -130,7 +131,6 @@ static __u32 be32(const unsigned char *p)
 /* Reads logical block 0 of the journal and decodes the fields we show. */
 static errcode_t load_super(ext2_filsys fs, struct e2l_journal *j)
 {
-	const unsigned char *b;
 	errcode_t err;
 
 	if (!j->next || j->ext[0].lblk != 0)
@@ -139,6 +139,10 @@ static errcode_t load_super(ext2_filsys fs, struct e2l_journal *j)
 	if (j->sb_pblk >= ext2fs_blocks_count(fs->super) ||
 	    fs->blocksize < 1024)
 		return 0;
+	if (fs_probe_metadata_only(fs)) {
+		j->sb_absent = 1;
+		return 0;
+	}
 	err = ext2fs_get_mem(fs->blocksize, &j->sb_raw);
 	if (err)
 		return err;
@@ -148,11 +152,21 @@ static errcode_t load_super(ext2_filsys fs, struct e2l_journal *j)
 		return err;
 	}
 	j->sb_raw_len = fs->blocksize;
-	b = (const unsigned char *)j->sb_raw;
+	journal_decode_super(j);
+	return 0;
+}
+
+void journal_decode_super(struct e2l_journal *j)
+{
+	const unsigned char *b = (const unsigned char *)j->sb_raw;
+
+	j->sb_valid = 0;
+	if (!b || j->sb_raw_len < 1024)
+		return;
 	j->sb_blocktype = be32(b + 0x04);
 	if (be32(b) != JBD2_MAGIC || (j->sb_blocktype != JBD2_SB_V1 &&
 				      j->sb_blocktype != JBD2_SB_V2))
-		return 0;
+		return;
 	j->sb_valid = 1;
 	j->sb_blocksize = be32(b + 0x0c);
 	j->sb_maxlen = be32(b + 0x10);
@@ -171,7 +185,6 @@ static errcode_t load_super(ext2_filsys fs, struct e2l_journal *j)
 		j->sb_checksum = be32(b + 0xfc);
 	}
 	e2p_uuid_to_str((void *)(b + 0x30), j->sb_uuid);
-	return 0;
 }
 
 errcode_t journal_load(ext2_filsys fs, struct e2l_journal *j)
@@ -189,6 +202,7 @@ errcode_t journal_load(ext2_filsys fs, struct e2l_journal *j)
 		j->external = 1;
 		e2p_uuid_to_str(sb->s_journal_uuid, j->ext_uuid);
 		j->ext_dev = sb->s_journal_dev;
+		j->ext_user = -1;
 		return 0;
 	}
 	j->ino = sb->s_journal_inum;
@@ -223,6 +237,8 @@ void journal_release(struct e2l_journal *j)
 		return;
 	free(j->ext);
 	free(j->map_blocks);
+	free(j->ext_path);
+	j->ext_path = NULL;
 	ext2fs_free_mem(&j->sb_raw);
 	j->ext = NULL;
 	j->map_blocks = NULL;

@@ -16,6 +16,15 @@ struct e2l_journal {
 	ext2_ino_t ino;			/* internal: the journal inode */
 	char ext_uuid[37];		/* external: the device's UUID */
 	__u32 ext_dev;			/* external: s_journal_dev */
+	/* external, once its device is found (journal_ext.h) */
+	char *ext_path;			/* the device, or NULL */
+	const char *ext_how;		/* how it was found */
+	unsigned ext_blocksize;		/* the device's block size */
+	blk64_t ext_blocks;		/* and its size in blocks */
+	char ext_label[17];
+	int ext_user;			/* this fs among the users, -1 none */
+	int ext_mismatch;		/* the device named is another
+					 * journal (or no journal) */
 	blk64_t size_bytes;		/* i_size of the journal inode */
 	blk64_t data_blocks;		/* blocks mapped */
 	struct e2l_jextent *ext;	/* data runs in logical order */
@@ -27,6 +36,8 @@ struct e2l_journal {
 					 * or data runs (block-mapped) */
 	/* From the journal superblock (block 0 of the journal). */
 	int sb_valid;
+	int sb_absent;			/* not read: a metadata-only e2image
+					 * file does not hold it */
 	__u32 sb_blocktype, sb_blocksize, sb_maxlen, sb_first;
 	__u32 sb_sequence, sb_start, sb_errno;
 	__u32 sb_feature_compat, sb_feature_incompat, sb_feature_ro_compat;
@@ -72,6 +83,10 @@ int journal_csum_version(const struct e2l_journal *j);
 __u32 journal_fc_blocks(const struct e2l_journal *j);
 /* Writes the UUID of journal user i (0-based) to out; -1 when none. */
 int journal_user(const struct e2l_journal *j, unsigned i, char out[37]);
+
+/* Decodes the jbd2 superblock in j->sb_raw (j->sb_raw_len bytes) into the
+ * sb_* fields; sb_valid says whether it is one. */
+void journal_decode_super(struct e2l_journal *j);
 
 /* Loads the journal model.  A filesystem without a journal gives present=0
  * and returns 0. */

@@ -318,6 +318,11 @@ unsigned long owner_bad_inodes(const struct session *s)
 	return s->owners ? s->owners->bad_inodes : 0;
 }
 
+unsigned long owner_absent_inodes(const struct session *s)
+{
+	return s->owners ? s->owners->absent_inodes : 0;
+}
+
 errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
 			  const struct owner_filefrag **files, size_t *n)
 {

@@ -107,6 +107,9 @@ errcode_t owner_frag_data(struct session *s, const struct owner_fstats **st,
 
 /* Inodes the scan skipped as corrupted (bad extent tree, bad blocks). */
 unsigned long owner_bad_inodes(const struct session *s);
+/* On a metadata-only e2image file: inodes whose block map is in blocks
+ * the image does not hold (their blocks stay OWN_UNKNOWN). */
+unsigned long owner_absent_inodes(const struct session *s);
 
 /* The class of each letter, and the class for a key ("itable"); returns
  * OWN_CLASS_MAX when there is none. */

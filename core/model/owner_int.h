@@ -60,6 +60,8 @@ struct owalk {
 	blk64_t data_blocks, extents, longest, cur_ext, phys_end;
 	blk64_t steps, max_steps;
 	int bad;
+	int absent;			/* its map needs blocks a metadata-only
+					   e2image file does not hold */
 	errcode_t err;			/* allocation failure */
 };
 
@@ -82,6 +84,11 @@ struct owner_index {
 	ext2_ino_t last_ino;
 	unsigned long bad_inodes;
 	unsigned long scan_errors;	/* unreadable inode-table blocks */
+	/* a metadata-only e2image file: inodes read by number (the inode
+	 * scan reads where the filesystem keeps its tables); the next one,
+	 * and the inodes whose maps the image does not hold */
+	ext2_ino_t image_next;
+	unsigned long absent_inodes;
 	struct owner_fstats fstats;
 	struct owner_filefrag *frag;	/* fragmented files only */
 	size_t nfrag, capfrag;

@@ -2,6 +2,7 @@
  * inode's extent tree or block map into merged runs and gathers per-file
  * fragmentation, a bounded number of inodes per step. */
 #include "owner_int.h"
+#include "fs_probe.h"
 
 #include <ext2fs/ext3_extents.h>
 
@@ -319,6 +320,39 @@ static int owalk_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+/*
+ * A metadata-only e2image file holds the inodes but no block they point
+ * to: an inode whose map lives in blocks (an extent tree deeper than
+ * i_block, indirect blocks) is walked only as far as i_block reaches, and
+ * marked absent, rather than read from whatever the image holds at those
+ * offsets.  Returns 1 when it did the walk.
+ */
+static int image_walk(struct owalk *w, struct ext2_inode *inode)
+{
+	const struct ext3_extent_header *eh = (const void *)inode->i_block;
+	int i;
+
+	if (inode->i_flags & EXT4_EXTENTS_FL) {
+		if (ext2fs_le16_to_cpu(eh->eh_magic) == EXT3_EXT_MAGIC &&
+		    !eh->eh_depth)
+			return 0;	/* all in the inode */
+		w->absent = 1;
+		return 1;
+	}
+	if (inode->i_flags & EXT4_INLINE_DATA_FL)
+		return 0;
+	for (i = 0; i < EXT2_NDIR_BLOCKS; i++) {
+		blk64_t b = inode->i_block[i];
+
+		if (b)
+			owalk_block(w->fs, &b, i, 0, 0, w);
+	}
+	for (; i < EXT2_N_BLOCKS; i++)
+		if (inode->i_block[i])
+			w->absent = 1;
+	return 1;
+}
+
 void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
 		 enum owner_class cls)
 {
@@ -336,7 +370,10 @@ void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
 	w->bad = 0;
 	if (acl)
 		owalk_add(w, acl, 1, 0, OWN_XATTR);
+	w->absent = 0;
 	if (!ext2fs_inode_has_valid_blocks2(w->fs, inode))
+		goto out;
+	if (fs_probe_metadata_only(w->fs) && image_walk(w, inode))
 		goto out;
 	if (inode->i_flags & EXT4_EXTENTS_FL) {
 		owalk_extents(w, inode);
@@ -367,14 +404,25 @@ int owner_special_ino(ext2_filsys fs, ext2_ino_t ino)
  * cost time (a third of the scan on metadata_csum filesystems).  Extent
  * blocks are still verified by the extent walk.
  */
-static errcode_t next_inode(ext2_filsys fs, ext2_inode_scan scan,
+static errcode_t next_inode(ext2_filsys fs, struct owner_index *idx,
 			    ext2_ino_t *ino, struct ext2_inode *inode, int isize)
 {
 	int keep = fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS;
-	errcode_t err;
+	errcode_t err = 0;
 
 	fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
-	err = ext2fs_get_next_inode_full(scan, ino, inode, isize);
+	if (fs->flags & EXT2_FLAG_IMAGE_FILE) {
+		/* the scan would read the tables where the filesystem has
+		 * them; an e2image file has them elsewhere, which only
+		 * reading by number knows */
+		*ino = 0;
+		if (idx->image_next < fs->super->s_inodes_count) {
+			*ino = ++idx->image_next;
+			err = ext2fs_read_inode_full(fs, *ino, inode, isize);
+		}
+	} else {
+		err = ext2fs_get_next_inode_full(idx->scan, ino, inode, isize);
+	}
 	if (!keep)
 		fs->flags &= ~EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	return err;
@@ -425,6 +473,8 @@ static errcode_t walk_one(struct owner_index *idx, struct owalk *w,
 		return w->err;
 	if (w->bad)
 		idx->bad_inodes++;
+	if (w->absent)
+		idx->absent_inodes++;
 	if (!w->data_blocks)
 		return 0;
 	return owner_note_file(idx, ino, w);
@@ -510,7 +560,7 @@ errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done)
 	for (n = 0; n < max_inodes; n++) {
 		if ((n & 1023) == 0)
 			scan_readahead(s->fs, idx);
-		err = next_inode(s->fs, idx->scan, &ino, inode, isize);
+		err = next_inode(s->fs, idx, &ino, inode, isize);
 		if (err == EXT2_ET_BAD_BLOCK_IN_INODE_TABLE ||
 		    (err && err != EXT2_ET_INODE_CSUM_INVALID &&
 		     err != EXT2_ET_INODE_IS_GARBAGE)) {

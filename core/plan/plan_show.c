@@ -83,9 +83,25 @@ void plan_get_stats(const struct plan *p, struct plan_stats *st)
 	st->hi = hi;
 }
 
+
+/* The inode a plan that creates its file (prealloc of a new name) will
+ * give it: apply allocates with ext2fs_new_inode from the same bitmap, in
+ * the same directory (p->ino), so the preview can name it; 0 when the
+ * plan's file exists or the bitmap cannot be read. */
+static ext2_ino_t plan_new_file_ino(ext2_filsys fs, const struct plan *p)
+{
+	ext2_ino_t ino;
+
+	if (!p->create_name[0] || ext2fs_read_inode_bitmap(fs) ||
+	    ext2fs_new_inode(fs, p->ino, LINUX_S_IFREG | 0644, 0, &ino))
+		return 0;
+	return ino;
+}
+
 void plan_show(struct session *s, const struct plan *p)
 {
 	ext2_filsys fs = s->fs;
+	ext2_ino_t newino;
 	struct plan_stats ps;
 	blk64_t rd, wr, lo, hi, per;
 	char before[MAP_CELLS + 1], after[MAP_CELLS + 1];
@@ -108,9 +124,12 @@ void plan_show(struct session *s, const struct plan *p)
 	plan_map_strip(fs, p, 0, lo, per, cells, before);
 	plan_map_strip(fs, p, 1, lo, per, cells, after);
 
+	newino = plan_new_file_ino(fs, p);
 	if (sink_is_json(s->out)) {
 		json_str(s->out, "kind", p->kind);
-		json_u64(s->out, "inode", p->ino);
+		json_u64(s->out, "inode", newino ? newino : p->ino);
+		if (p->create_name[0])
+			json_u64(s->out, "directory", p->ino);
 		json_str(s->out, "mapping", p->extents ? "extents" : "blocks");
 		json_u64(s->out, "extents_before", p->nold);
 		json_u64(s->out, "extents_after", p->nnew);
@@ -134,8 +153,13 @@ void plan_show(struct session *s, const struct plan *p)
 		plan_show_map(s, lo, hi, per, NULL, before, after);
 		return;
 	}
-	out_printf(s->out, "Plan: %s of inode %u (%s-mapped)\n", p->kind,
-		   p->ino, p->extents ? "extent" : "block");
+	if (p->create_name[0])
+		out_printf(s->out, "Plan: %s of a new file, inode %u, in "
+			   "directory inode %u (%s-mapped)\n", p->kind, newino,
+			   p->ino, p->extents ? "extent" : "block");
+	else
+		out_printf(s->out, "Plan: %s of inode %u (%s-mapped)\n",
+			   p->kind, p->ino, p->extents ? "extent" : "block");
 	out_printf(s->out, "  %s: %zu before, %zu after; mapping blocks: "
 		   "%zu before, %llu after\n", p->extents ? "extents" :
 		   "data runs (split by indirect blocks)", p->nold, p->nnew,
@@ -169,7 +193,7 @@ void plan_show(struct session *s, const struct plan *p)
 			break;
 		case STEP_SWITCH:
 			out_printf(s->out, "inode %u to the new mapping\n",
-				   p->ino);
+				   newino ? newino : p->ino);
 			break;
 		default:
 			out_printf(s->out, "%llu-%llu (%llu blocks)\n", a,

@@ -112,6 +112,8 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 		need |= NEED_BLOCK_BITMAP;
 	if (c->flags & CMD_NEEDS_IBITMAP)
 		need |= NEED_INODE_BITMAP;
+	if ((c->flags & CMD_LIVE_KERNEL) && s->live)
+		need = 0;
 	if (!need)
 		return 0;
 	if (s->flags & SESSION_CATASTROPHIC) {

@@ -23,6 +23,9 @@
 					   (see NEED_GROUP_DESC) */
 #define CMD_JSON		0x0100	/* emits a structured JSON result */
 #define CMD_DEBUGFS		0x0200	/* a debugfs request, same output */
+#define CMD_LIVE_KERNEL		0x0400	/* on a live session it works through
+					   the kernel: the on-disk bitmaps
+					   (which lag it) are not loaded */
 
 /* Handler status. */
 #define CMD_OK		0

@@ -1,10 +1,12 @@
 /* defrag.c - `defrag FILE [--goal BLOCK | --group G]`: a plan that moves one
  * file's blocks into a single contiguous free run, previewed and kept as the
- * session's current plan for `apply`. */
+ * session's current plan for `apply`; on a mounted filesystem, the live
+ * defrag through the kernel (core/live/live_defrag_cmd.c). */
 #include "args.h"
 #include "cmd.h"
 #include "dfs_util.h"
 #include "e2l_err.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 
@@ -23,6 +25,8 @@ static int do_defrag(struct session *s, int argc, char **argv)
 	int i, r;
 	struct apply_opts ao;
 
+	if (s->live)	/* mounted: through the kernel */
+		return ldf_request(s, argc, argv);
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
 		return CMD_FAIL;
 
@@ -72,10 +76,15 @@ static int do_defrag(struct session *s, int argc, char **argv)
 
 const struct cmd_entry cmd_defrag = {
 	.name = "defrag",
-	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]",
-	.summary = "Plan moving a file's blocks into one contiguous run",
-	.options = "--goal --group --middle --start",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.synopsis = "defrag FILE|<ino> [--goal BLOCK | --group G]; live: "
+		    "defrag PATH...|--worst N [--near PATH|--group G] "
+		    "[--apply]",
+	.summary = "Plan moving a file's blocks into one contiguous run "
+		   "(live: through the kernel)",
+	.options = "--goal --group --middle --start --near --worst --chunk "
+		   "--rate --apply",
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON |
+		 CMD_LIVE_KERNEL,
 	.complete = COMPLETE_PATH,
 	.run = do_defrag,
 };

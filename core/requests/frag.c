@@ -2,6 +2,7 @@
  * histogram, the fs-wide file fragmentation score and the worst files. */
 #include "cmd.h"
 #include "frag.h"
+#include "live_defrag.h"
 #include "owner.h"
 
 #include <errno.h>
@@ -205,7 +206,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 	errcode_t err;
 	char *end;
 	size_t i;
-	int a;
+	int a, donors = 0;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--top") && a + 1 < argc) {
@@ -217,6 +218,8 @@ static int do_frag(struct session *s, int argc, char **argv)
 					  argv[a]);
 				return CMD_FAIL;
 			}
+		} else if (!strcmp(argv[a], "--donors")) {
+			donors = 1;
 		} else if (!strcmp(argv[a], "--per-group")) {
 			per = 1;
 		} else if (!strcmp(argv[a], "--per-flex")) {
@@ -224,9 +227,14 @@ static int do_frag(struct session *s, int argc, char **argv)
 			      1U << s->fs->super->s_log_groups_per_flex : 1;
 		} else {
 			out_error(s->out, argv[0], 0, "Usage: frag [--top N] "
-				  "[--per-group|--per-flex]");
+				  "[--per-group|--per-flex] [--donors]");
 			return CMD_FAIL;
 		}
+	}
+	if (donors && !s->live) {
+		out_error(s->out, argv[0], 0, "--donors needs a mounted "
+			  "filesystem (live mode: e2layout /mount/point)");
+		return CMD_FAIL;
 	}
 	err = frag_free_hist(s, 0, s->fs->group_desc_count - 1, &h);
 	if (err) {
@@ -266,14 +274,16 @@ static int do_frag(struct session *s, int argc, char **argv)
 	free(want);
 	free(parent);
 	frag_files_release(&f);
+	if (donors && ldf_preview(s, (size_t)top))
+		return CMD_FAIL;
 	return CMD_OK;
 }
 
 const struct cmd_entry cmd_frag = {
 	.name = "frag",
-	.synopsis = "frag [--top N] [--per-group|--per-flex]",
+	.synopsis = "frag [--top N] [--per-group|--per-flex] [--donors]",
 	.summary = "Free-space and file fragmentation, with the worst files",
-	.options = "--top --per-group --per-flex",
+	.options = "--top --per-group --per-flex --donors",
 	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
 	.run = do_frag,
 };

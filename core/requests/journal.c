@@ -2,6 +2,7 @@
  * extents, gaps, mapping blocks) and what its superblock says. */
 #include "cmd.h"
 #include "journal.h"
+#include "journal_ext.h"
 
 #include <e2p/e2p.h>
 
@@ -36,6 +37,7 @@ static void json_super(struct sink *o, const struct e2l_journal *j)
 	json_obj_begin(o, "superblock");
 	json_u64(o, "block", j->sb_pblk);
 	json_bool(o, "valid", j->sb_valid);
+	json_bool(o, "in_image", !j->sb_absent);
 	if (j->sb_valid) {
 		json_u64(o, "version", j->sb_blocktype == 4 ? 2 : 1);
 		json_u64(o, "block_size", j->sb_blocksize);
@@ -72,6 +74,19 @@ static void json_journal(struct sink *o, const struct e2l_journal *j)
 	if (j->external) {
 		json_str(o, "uuid", j->ext_uuid);
 		json_u64(o, "device", j->ext_dev);
+		if (!j->ext_path || j->ext_mismatch) {
+			json_null(o, "device_path");
+			return;
+		}
+		json_str(o, "device_path", j->ext_path);
+		json_str(o, "found", j->ext_how);
+		json_u64(o, "device_block_size", j->ext_blocksize);
+		json_u64(o, "device_blocks", j->ext_blocks);
+		if (j->ext_user >= 0)
+			json_u64(o, "user_index", j->ext_user);
+		else
+			json_null(o, "user_index");
+		json_super(o, j);
 		return;
 	}
 	json_u64(o, "inode", j->ino);
@@ -111,6 +126,11 @@ static void text_super(struct session *s, const struct e2l_journal *j,
 
 	out_printf(s->out, "\nJournal superblock at block %llu:\n",
 		   (unsigned long long)j->sb_pblk);
+	if (j->sb_absent) {
+		out_printf(s->out, "  (not in this e2image file: it holds "
+			   "the filesystem's metadata only)\n");
+		return;
+	}
 	if (!j->sb_valid) {
 		out_printf(s->out, "  (not a valid jbd2 superblock)\n");
 		return;
@@ -143,6 +163,22 @@ static void text_journal(struct session *s, const struct e2l_journal *j)
 	if (j->external) {
 		out_printf(s->out, "External journal: UUID %s, device "
 			   "0x%04x\n", j->ext_uuid, j->ext_dev);
+		if (j->ext_mismatch)
+			return;	/* do_journal said why */
+		if (!j->ext_path) {
+			out_printf(s->out, "Its device was not found (no "
+				   "block device with that UUID); name it "
+				   "with --journal-dev PATH.\n");
+			return;
+		}
+		out_printf(s->out, "Device %s (%s)\n", j->ext_path,
+			   j->ext_how);
+		journal_ext_print(s, j);
+		if (j->ext_user < 0)
+			out_printf(s->out, "Warning: this filesystem is not "
+				   "among the journal's users.\n");
+		if (j->sb_valid)
+			text_super(s, j, j->ext_blocksize);
 		return;
 	}
 	out_printf(s->out, "Internal journal: inode %u (%s)\n", j->ino,
@@ -193,6 +229,20 @@ static int do_journal(struct session *s, int argc, char **argv)
 	if (err) {
 		out_error(s->out, argv[0], err, "while reading the journal "
 			  "(inode %u)", s->fs->super->s_journal_inum);
+		return CMD_FAIL;
+	}
+	err = journal_ext_find(s, &j);
+	if (err) {
+		if (j.ext_mismatch)
+			out_error(s->out, argv[0], 0, "%s is not this "
+				  "filesystem's journal (it wants the journal "
+				  "device with UUID %s)", j.ext_path ?
+				  j.ext_path : s->journal_dev, j.ext_uuid);
+		else
+			out_error(s->out, argv[0], err, "while reading the "
+				  "journal device %s", s->journal_dev ?
+				  s->journal_dev : "");
+		journal_release(&j);
 		return CMD_FAIL;
 	}
 	if (sink_is_json(s->out))

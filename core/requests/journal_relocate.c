@@ -10,6 +10,7 @@
 #include "plan.h"
 
 #include <ctype.h>
+#include <e2p/e2p.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,18 @@ static int do_journal_relocate(struct session *s, int argc, char **argv)
 		out_error(s->out, argv[0], 0, "Usage: journal_relocate "
 			  "[--goal BLOCK | --group G | --middle | --start] "
 			  "[--size BLOCKS]");
+		return CMD_FAIL;
+	}
+	if (ext2fs_has_feature_journal(fs->super) && !ino) {
+		char uuid[37];
+
+		e2p_uuid_to_str(fs->super->s_journal_uuid, uuid);
+		out_error(s->out, argv[0], 0, "the journal is external (on "
+			  "the journal device with UUID %s): its blocks are "
+			  "on that device, not in this filesystem, so there "
+			  "is nothing here to move; to have an internal "
+			  "journal instead, tune2fs -O ^has_journal then "
+			  "tune2fs -J size=MB", uuid);
 		return CMD_FAIL;
 	}
 	if (!ext2fs_has_feature_journal(fs->super) || !ino) {

@@ -2,6 +2,8 @@
  * kernel's view (mballoc's table, GETFSMAP, statfs, FIEMAP) next to the
  * on-disk one (the group descriptors as the device holds them now). */
 #include "cmd.h"
+#include "journal.h"
+#include "journal_ext.h"
 #include "live.h"
 
 #include <errno.h>
@@ -86,6 +88,31 @@ static blk64_t sysfs_num(struct session *s, const char *attr, int *ok)
 
 	*ok = !live_sysfs_read(s->live, attr, buf, sizeof(buf));
 	return *ok ? strtoull(buf, NULL, 10) : 0;
+}
+
+/* Where the journal lives: one line; for an external one its device and
+ * log blocks when they can be found (journal_ext.h). */
+static void live_journal_line(struct session *s)
+{
+	struct e2l_journal j;
+
+	if (journal_load(s->fs, &j) || !j.present)
+		return;
+	if (!j.external) {
+		out_printf(s->out, "Journal:                 inode %u, %llu "
+			   "blocks in %u extent(s)\n", j.ino,
+			   (unsigned long long)j.data_blocks, j.next);
+	} else if (journal_ext_find(s, &j) || !j.ext_path) {
+		out_printf(s->out, "Journal:                 external, UUID %s "
+			   "(device not found: --journal-dev PATH)\n",
+			   j.ext_uuid);
+	} else {
+		out_printf(s->out, "Journal:                 external on %s, "
+			   "superblock at block %llu, log blocks %u-%u\n",
+			   j.ext_path, (unsigned long long)j.sb_pblk,
+			   j.sb_first, j.sb_maxlen ? j.sb_maxlen - 1 : 0);
+	}
+	journal_release(&j);
 }
 
 static int do_status(struct session *s, struct live_view *v)
@@ -179,6 +206,7 @@ static int do_status(struct session *s, struct live_view *v)
 			   (unsigned long long)v->fsmap.meta,
 			   (unsigned long long)v->fsmap.log,
 			   (unsigned long long)v->fsmap.files);
+	live_journal_line(s);
 	return v->mb_err || v->fsmap_err ? CMD_FAIL : CMD_OK;
 }
 

@@ -1,7 +1,9 @@
 /* map.c - `map [--width N] [--rows N] [RANGE]`: a text picture of the
  * layout, one letter per cell for the class that dominates it. */
 #include "cmd.h"
+#include "fs_probe.h"
 #include "map.h"
+#include "owner.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -176,6 +178,17 @@ static int do_map(struct session *s, int argc, char **argv)
 			   (unsigned long long)cells[i].first, line);
 	}
 	print_legend(s, totals);
+	if (fs_probe_metadata_only(s->fs)) {
+		out_printf(s->out, "This is an e2image file: it holds the "
+			   "superblock, descriptors, bitmaps and inode tables "
+			   "only.\nThe other classes are placed from the "
+			   "inodes; their blocks' content is not in it.\n");
+		if (owner_absent_inodes(s))
+			out_printf(s->out, "%lu inode(s) keep their block map "
+				   "in blocks it does not hold: their blocks "
+				   "are \"used, owner unknown\".\n",
+				   owner_absent_inodes(s));
+	}
 out:
 	free(cells);
 	free(line);

@@ -1,6 +1,7 @@
 /* owner.c - `owner BLOCK...`: what owns each block (class, group, and
  * for file blocks the inode, its path and the logical block). */
 #include "cmd.h"
+#include "fs_probe.h"
 #include "owner.h"
 
 #include <errno.h>
@@ -105,6 +106,29 @@ static int data_class(enum owner_class c)
 	       c == OWN_OTHER;
 }
 
+/* Does a metadata-only e2image file hold the content of blk, of class
+ * cls?  It holds the primary superblock and descriptors, the bitmaps and
+ * the inode tables; free blocks have no content to hold. */
+static int image_holds(struct session *s, blk64_t blk, enum owner_class cls)
+{
+	blk64_t first = s->fs->super->s_first_data_block;
+
+	switch (cls) {
+	case OWN_FREE:
+	case OWN_UNINIT:
+	case OWN_BBITMAP:
+	case OWN_IBITMAP:
+	case OWN_ITABLE:
+		return 1;
+	case OWN_SUPER:
+		return blk == first;
+	case OWN_GDT:
+		return blk > first && blk <= first + s->fs->desc_blocks;
+	default:
+		return 0;
+	}
+}
+
 static void print_one(struct session *s, blk64_t blk,
 		      const struct owner_run *r, const char *path)
 {
@@ -127,6 +151,9 @@ static void print_one(struct session *s, blk64_t blk,
 			if (r->cls != OWN_XATTR)
 				json_u64(s->out, "logical_block", lblk);
 		}
+		if (fs_probe_metadata_only(s->fs))
+			json_bool(s->out, "in_image",
+				  image_holds(s, blk, r->cls));
 		json_obj_end(s->out);
 	}
 	out_printf(s->out, "%llu: %s, group %u", (unsigned long long)blk,
@@ -141,6 +168,11 @@ static void print_one(struct session *s, blk64_t blk,
 				   "logical block",
 				   (unsigned long long)lblk);
 	}
+	if (fs_probe_metadata_only(s->fs) && !image_holds(s, blk, r->cls))
+		out_printf(s->out, r->cls == OWN_UNKNOWN ?
+			   " (the map of its inode is not in this e2image "
+			   "file)" : " (its content is not in this e2image "
+			   "file)");
 	out_printf(s->out, "\n");
 }
 
@@ -193,7 +225,9 @@ static int do_owner(struct session *s, int argc, char **argv)
 		}
 		want[i] = runs[i].ino;
 	}
-	err = owner_find_parents(s->fs, want, parent, n);
+	/* a metadata-only e2image file holds no directory block to walk */
+	err = fs_probe_metadata_only(s->fs) ? 0 :
+	      owner_find_parents(s->fs, want, parent, n);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))

@@ -2,6 +2,7 @@
  * `apply [FILE]`, which applies it with an undo file and verifies it. */
 #include "cmd.h"
 #include "plan.h"
+#include "live_defrag.h"
 #include "quota_update.h"
 #include "undo_guard.h"
 
@@ -53,6 +54,26 @@ static void show_json(struct session *s, int argc, char **argv)
 	sink_free(&js);
 }
 
+/*
+ * On a live session plan and apply are dispatched without the on-disk
+ * bitmaps (CMD_LIVE_KERNEL: a live defrag plan needs none, and on a mounted
+ * filesystem they may not even read back consistently); whatever works on
+ * an offline plan loads the block bitmap here first.  0, or 1 after saying
+ * why it cannot be read.
+ */
+static int need_bitmap(struct session *s, const char *who)
+{
+	errcode_t err;
+
+	if (!s->live)
+		return 0;	/* the dispatcher loaded it */
+	err = session_need(s, NEED_BLOCK_BITMAP);
+	if (err)
+		out_error(s->out, who, err, "while reading allocation "
+			  "bitmaps");
+	return err != 0;
+}
+
 /* The operations that make plans; `plan OP ARGS` builds without applying. */
 static const char *const plan_ops[] = {"journal_relocate", "defrag",
 				       "evacuate", "prealloc",
@@ -83,6 +104,8 @@ static int plan_operation(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	argv[shift] = (char *)c->name;
+	if (!(c->flags & CMD_LIVE_KERNEL) && need_bitmap(s, "plan"))
+		return CMD_FAIL;
 	s->plan_only = true;
 	rc = c->run(s, argc - shift, argv + shift);
 	s->plan_only = false;
@@ -97,6 +120,8 @@ static int do_plan(struct session *s, int argc, char **argv)
 	errcode_t err;
 
 	if (!strcmp(sub, "load") && argc == 3) {
+		if (need_bitmap(s, "plan"))
+			return CMD_FAIL;
 		err = plan_load(argv[2], &p, why, sizeof(why));
 		if (err) {
 			out_error(s->out, "plan", 0, "%s: %s; refusing it",
@@ -120,10 +145,18 @@ static int do_plan(struct session *s, int argc, char **argv)
 	if (!strcmp(sub, "drop") && argc == 2) {
 		plan_free(s->plan);
 		s->plan = NULL;
+		ldf_plan_free(s->live_plan);	/* its donors go */
+		s->live_plan = NULL;
 		return CMD_OK;
 	}
 	if (strcmp(sub, "show") && strcmp(sub, "save"))
 		return plan_operation(s, argc, argv);
+	if (!s->plan && s->live_plan && !strcmp(sub, "show")) {
+		ldf_show(s, s->live_plan);
+		return CMD_OK;
+	}
+	if (s->plan && need_bitmap(s, "plan"))
+		return CMD_FAIL;
 	if (!s->plan) {
 		out_error(s->out, "plan", 0, "there is no current plan (make "
 			  "one with journal_relocate or defrag, or plan load "
@@ -161,7 +194,8 @@ const struct cmd_entry cmd_plan = {
 		    "OPERATION ARGS...]",
 	.summary = "Preview, save or load the current layout plan",
 	.options = "show save load drop --json",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON |
+		 CMD_LIVE_KERNEL,	/* live: need_bitmap() when needed */
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_plan,
 };
@@ -235,6 +269,10 @@ static int do_apply(struct session *s, int argc, char **argv)
 	errcode_t err;
 
 	if (plan_take_apply_opts(s, &argc, argv, &ao))
+		return CMD_FAIL;
+	if (argc == 1 && !s->plan && s->live_plan)	/* through the kernel */
+		return ldf_apply_current(s);
+	if (need_bitmap(s, "apply"))
 		return CMD_FAIL;
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] != '-' && !file)
@@ -340,7 +378,8 @@ const struct cmd_entry cmd_apply = {
 	.synopsis = "apply [FILE] [--no-undo | --undo UNDOFILE] [--no-fsck]",
 	.summary = "Apply the current (or a saved) plan safely, then verify",
 	.options = "--no-undo --undo --no-fsck",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON |
+		 CMD_LIVE_KERNEL,	/* live: need_bitmap() when needed */
 	.complete = COMPLETE_HOST_PATH,
 	.run = do_apply,
 };

@@ -86,3 +86,9 @@ char *fs_probe_journal_dev(ext2_filsys fs)
 		blkid_put_cache(cache);
 	return name;
 }
+
+int fs_probe_metadata_only(ext2_filsys fs)
+{
+	return fs && (fs->flags & EXT2_FLAG_IMAGE_FILE) &&
+	       fs->io == fs->image_io;
+}

@@ -21,4 +21,11 @@ void fs_probe_report(struct sink *out, const char *device);
  */
 char *fs_probe_journal_dev(ext2_filsys fs);
 
+/*
+ * True when fs was opened from an e2image file (-i) with no data source
+ * (-d): it holds the superblock, descriptors, bitmaps and inode tables,
+ * and no other block's content.
+ */
+int fs_probe_metadata_only(ext2_filsys fs);
+
 #endif

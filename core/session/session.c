@@ -3,12 +3,16 @@
 #include "session.h"
 #include "e2l_err.h"
 #include "fs_probe.h"
+#include "fs_source.h"
+#include "journal_ext.h"
 #include "live.h"
+#include "live_defrag.h"
 #include "owner.h"
 #include "plan.h"
 #include "undo_guard.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -21,12 +25,18 @@ void session_init(struct session *s, struct sink *out)
 	memset(s, 0, sizeof(*s));
 	s->out = out;
 	s->lock_fd = -1;
+	s->source_fd = -1;
 	e2l_err_init();
 }
 
 const char *session_prog(const struct session *s)
 {
 	return s->debugfs ? "debugfs" : "e2layout";
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->source_name ? s->source_name : s->device;
 }
 
 time_t session_now(const struct session *s)
@@ -78,9 +88,9 @@ static int group_desc_readable(ext2_filsys fs)
 	return err == 0;
 }
 
-errcode_t session_open(struct session *s, const char *device, unsigned flags,
-		       const char *undo_file, blk64_t superblock,
-		       unsigned blocksize)
+static errcode_t open_device(struct session *s, const char *device,
+			     unsigned flags, const char *undo_file,
+			     blk64_t superblock, unsigned blocksize)
 {
 	int open_flags = EXT2_FLAG_SOFTSUPP_FEATURES | EXT2_FLAG_64BITS |
 			 s->extra_open_flags;
@@ -140,9 +150,12 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	 * descriptor when one is asked for, and session_need(NEED_GROUP_DESC)
 	 * reads the whole table.  libext2fs's threaded bitmap reading is only
 	 * enabled once the table is in memory (the on-demand block is one
-	 * static buffer).
+	 * static buffer).  An e2image file keeps its descriptors right after
+	 * its superblock, not where s_first_data_block says (which is where
+	 * the on-demand reads look), so it is read whole.
 	 */
-	if (!(flags & SESSION_RW) && !superblock && !s->debugfs)
+	if (!(flags & SESSION_RW) && !superblock && !s->debugfs &&
+	    !(open_flags & EXT2_FLAG_IMAGE_FILE))
 		open_flags |= EXT2_FLAG_SUPER_ONLY;
 	else
 		open_flags |= EXT2_FLAG_THREADS;
@@ -241,6 +254,62 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = s->fs->block_map && s->fs->inode_map ? NEED_BITMAPS : 0;
 	return 0;
+}
+
+/*
+ * A journal device (mke2fs -O journal_dev) holds no filesystem to open:
+ * what it holds is told instead (its layout and users), and the open
+ * fails.
+ */
+static errcode_t show_journal_device(struct session *s, const char *device)
+{
+	struct e2l_journal j = {.ext_user = -1};
+	char u[37];
+	errcode_t err;
+
+	err = journal_ext_read(device, &j);
+	if (err) {
+		out_error(s->out, "e2layout", err, "while reading the journal "
+			  "device %s", device);
+		journal_release(&j);
+		return err;
+	}
+	if (journal_user(&j, 0, u))
+		snprintf(u, sizeof(u), "no filesystem");
+	out_error(s->out, "e2layout", 0, "%s: this is an ext4 journal device "
+		  "(mke2fs -O journal_dev) used by UUID %s%s; it holds a "
+		  "journal, not a filesystem: open the filesystem (with "
+		  "--journal-dev %s) to see it with its journal", device, u,
+		  j.sb_nr_users > 1 ? " and others" : "", device);
+	journal_ext_print(s, &j);
+	journal_release(&j);
+	return E2L_ERR_BAD_ARGUMENT;
+}
+
+errcode_t session_open(struct session *s, const char *device, unsigned flags,
+		       const char *undo_file, blk64_t superblock,
+		       unsigned blocksize)
+{
+	char *open_as = NULL;
+	errcode_t err = 0;
+
+	if (s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
+	 * opens the named file as it is; so does -s) */
+	if (!s->debugfs && !superblock &&
+	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		if (journal_ext_is_device(device))
+			return show_journal_device(s, device);
+		err = fs_source_resolve(s, device, flags, &open_as);
+	}
+	if (!err)
+		err = open_device(s, open_as ? open_as : device, flags,
+				  undo_file, superblock, blocksize);
+	if (err)
+		fs_source_release(s);
+	free(open_as);
+	return err;
 }
 
 /* Reads every descriptor block into fs->group_desc, as ext2fs_open would
@@ -342,11 +411,14 @@ errcode_t session_close(struct session *s)
 			err = e;
 		}
 	}
+	ldf_plan_free(s->live_plan);
+	s->live_plan = NULL;
 	live_free(s->live);
 	s->live = NULL;
 	free(s->device);
 	free(s->undo_file);
 	s->device = s->undo_file = NULL;
+	fs_source_release(s);
 	s->loaded = 0;
 	session_unlock(s);	/* after the last write */
 	s->fs_changed = s->wrote = false;

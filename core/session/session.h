@@ -28,6 +28,7 @@ struct owner_index;	/* core/model/owner.c */
 struct plan;		/* core/plan/plan.h: the editor's current plan */
 struct live_info;	/* core/live/live.c */
 struct undo_guard;	/* core/plan/undo_guard.h */
+struct ldf_plan;	/* core/live/live_defrag.h */
 
 struct session {
 	ext2_filsys fs;		/* NULL when no filesystem is open */
@@ -49,6 +50,8 @@ struct session {
 	bool plan_only;		/* `plan OP`: build and show, never apply */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live/live.h) */
+	struct ldf_plan *live_plan;	/* live defrag's current plan (its
+					 * donors held open), or NULL */
 	int failed;		/* any command failed (for the exit status) */
 	/* debugfs's extent sub-mode (extent_open): the open handle, or NULL */
 	ext2_extent_handle_t extent;
@@ -92,6 +95,16 @@ struct session {
 	/* this session wrote (or let an apply write) since it opened: the
 	 * next apply runs e2fsck -fn whatever s_lastcheck says */
 	bool wrote;
+	/* what was opened when the named file is not ext2/3/4 itself
+	 * (fs_source.h): --partition N (0: none named), the name headers
+	 * show ("disk.img partition 2 (GPT, ...)"), and the descriptor of a
+	 * qcow2 image's unlinked raw copy (-1: none) */
+	int partition;
+	char *source_name;
+	int source_fd;
+	/* --journal-dev PATH: the external journal's device, or NULL (then
+	 * found by its UUID through libblkid) */
+	const char *journal_dev;
 };
 
 /* Prepares an empty session writing to out. */
@@ -148,6 +161,10 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * this, so handlers rarely do.
  */
 errcode_t session_need(struct session *s, unsigned need);
+
+/* What the session shows as its filesystem's name: s->source_name when
+ * it opened a partition or a converted qcow2, else s->device. */
+const char *session_name(const struct session *s);
 
 /* The program's name in messages: "debugfs" or "e2layout". */
 const char *session_prog(const struct session *s);

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,11 +149,21 @@ errcode_t session_lock_busy(struct session *s, const char *device)
 
 errcode_t session_lock(struct session *s, const char *device)
 {
+	char path[PATH_MAX];
+	const char *q;
 	struct stat st;
 	int fd, e;
 
 	if (s->lock_fd >= 0)
 		return 0;
+	/* IMG?offset=N (a partition): the lock is the whole file's, and
+	 * O_EXCL on a whole disk fails while any partition is mounted */
+	q = strchr(device, '?');
+	if (q && (size_t)(q - device) < sizeof(path)) {
+		memcpy(path, device, q - device);
+		path[q - device] = 0;
+		device = path;
+	}
 	if (stat(device, &st))
 		return 0;	/* ext2fs_open will say why it cannot open */
 	if (S_ISBLK(st.st_mode)) {

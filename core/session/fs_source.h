@@ -1,0 +1,32 @@
+/* fs_source.h - what to open when the named file is not itself an ext2/3/4
+ * filesystem: a qcow2 dump (converted) or a disk with a partition table
+ * (one of its partitions). */
+#ifndef E2L_FS_SOURCE_H
+#define E2L_FS_SOURCE_H
+
+#include "session.h"
+
+/*
+ * Before session_open tries device: when it holds no ext2/3/4 superblock
+ * but a qcow2 image (e2image -Q) or a partition table, decides what to open
+ * instead and says so on s->out:
+ *  - qcow2: refused with SESSION_RW (E2L_ERR_UNSAFE); otherwise converted
+ *    with the real "e2image -r" into a sparse temporary file, which is
+ *    unlinked at once (so it goes on every exit, signals included) and kept
+ *    open in s->source_fd; *open_as is "/proc/self/fd/N".
+ *  - a partition table: the partition numbered s->partition (--partition
+ *    N), or the only ext2/3/4 partition; *open_as is "DEVICE?offset=BYTES".
+ *    With several and none named, lists them and returns
+ *    E2L_ERR_BAD_ARGUMENT; a named one that does not exist, too.
+ * *open_as is NULL (open device itself) when none of this applies; else a
+ * malloc'd name the caller frees, and s->source_name says, for headers,
+ * what it is.  s->partition set on a device without a partition table is
+ * refused (E2L_ERR_BAD_ARGUMENT).
+ */
+errcode_t fs_source_resolve(struct session *s, const char *device,
+			    unsigned flags, char **open_as);
+
+/* Closes what fs_source_resolve kept open (s->source_fd, s->source_name). */
+void fs_source_release(struct session *s);
+
+#endif

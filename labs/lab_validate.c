@@ -1,0 +1,95 @@
+/* lab_validate.c - `lab validate FILE|NAME`: a lab is fit to teach when it
+ * loads (every key, step and fact known), its scenario builds clean for
+ * several trainees, each claim: its text makes holds on every one of
+ * them, and its checks fail on a fresh scenario (it cannot be passed by
+ * doing nothing). */
+#include "lab.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void collect(void *c, enum sink_chan ch, const char *b, size_t n)
+{
+	(void)ch;
+	strbuf_add(c, b, n);
+}
+
+/* Removes dir's lab files (the images, state) and dir itself. */
+static void remove_dir(const struct lab *lab, const char *dir)
+{
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < lab->n; i++) {
+		if (strcmp(lab->l[i].key, "recipe"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s%s%s.img", dir, lab->name,
+			 *lab->l[i].tag ? "-" : "", lab->l[i].tag);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/%s.state", dir, lab->name);
+	unlink(path);
+	rmdir(dir);
+}
+
+int lab_validate(struct lab *lab, int seeds, struct sink *out)
+{
+	const char *tmp = getenv("TMPDIR");
+	char top[1024], dir[1100], trainee[32], *img = NULL;
+	struct strbuf log = {0};
+	struct sink cap;
+	size_t claims = 0;
+	int k, r, bad = 0;
+
+	while (lab_get(lab, "claim", "", claims))
+		claims++;
+	snprintf(top, sizeof(top), "%s/e2l-validate-XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 900 ? tmp : "/tmp");
+	if (!mkdtemp(top)) {
+		out_error(out, "lab", errno, "while making %s", top);
+		return 2;
+	}
+	out_printf(out, "Lab %s: loads (every key, recipe step and fact is "
+		   "known); %zu claim(s)\n", lab->name, claims);
+	for (k = 1; k <= seeds; k++) {
+		snprintf(trainee, sizeof(trainee), "validate-%d", k);
+		snprintf(dir, sizeof(dir), "%s/%d", top, k);
+		if (lab_start(lab, dir, trainee, 1, &img, out)) {
+			out_printf(out, "  trainee %s: the scenario does not "
+				   "build\n", trainee);
+			bad++;
+			continue;
+		}
+		/* What the text claims, on this trainee's scenario. */
+		out_printf(out, "  trainee %s (seed %llu):\n", trainee,
+			   (unsigned long long)lab->seed);
+		r = lab_check_lines(lab, "claim", img, NULL, 0, out);
+		bad += r != 0;
+		/* Nothing done: some check must fail. */
+		strbuf_reset(&log);
+		sink_init_cb(&cap, SINK_TEXT, collect, &log);
+		r = lab_check(lab, img, "/dev/null", 0, &cap);
+		sink_free(&cap);
+		if (r != 1) {
+			out_printf(out, "  the checks %s on the fresh scenario"
+				   ": the lab passes without work or cannot "
+				   "be checked:\n%s", r ? "cannot run" :
+				   "all pass", log.buf ? log.buf : "");
+			bad++;
+		} else {
+			out_printf(out, "  the fresh scenario fails its "
+				   "checks, as it must\n");
+		}
+		remove_dir(lab, dir);
+		free(img);
+		img = NULL;
+	}
+	rmdir(top);
+	strbuf_free(&log);
+	out_printf(out, bad ? "Lab %s is not valid: %d problem(s).\n" :
+		   "Lab %s is valid.\n", lab->name, bad);
+	return bad ? 1 : 0;
+}
