@@ -250,6 +250,10 @@ errcode_t plan_find_free(ext2_filsys fs, blk64_t goal, blk64_t len,
 	int pass;
 
 	*largest = 0;
+	/* bigalloc: runs start on a cluster (the bitmap's searches hand back
+	 * their start when it lies inside a free cluster) */
+	goal = EXT2FS_C2B(fs, EXT2FS_NUM_B2C(fs, goal));
+	first = EXT2FS_C2B(fs, EXT2FS_NUM_B2C(fs, first));
 	if (goal < first || goal > end)
 		goal = first;
 	from[0] = goal; to[0] = end;

@@ -320,9 +320,9 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 		err = EXT2_ET_INVALID_ARGUMENT;
 		goto out;
 	}
-	if (ratio > 1 && (!p->extents || new_size)) {
+	if (ratio > 1 && !p->extents) {
 		out_error(s->out, kind, 0, "on bigalloc only extent-mapped "
-			  "files move, at their size");
+			  "files move");
 		err = EXT2_ET_UNIMPLEMENTED;
 		goto out;
 	}

@@ -73,9 +73,15 @@ errcode_t plan_save(const struct plan *p, const char *path)
 	return 0;
 }
 
-/* Whether run r lies within one of p's old runs, at the same offsets. */
-static int in_old(const struct plan *p, const struct plan_ext *r)
+/* Whether run r lies within one of p's old runs, at the same offsets, or
+ * (bigalloc) within one cluster an old run maps the same logical cluster
+ * into, at the block's offset in it. */
+static int in_old(ext2_filsys fs, const struct plan *p,
+		  const struct plan_ext *r)
 {
+	int bits = fs->cluster_ratio_bits;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs), lc = r->lblk >> bits;
+	blk64_t pc = r->pblk >> bits;
 	size_t i;
 
 	for (i = 0; i < p->nold; i++)
@@ -83,6 +89,17 @@ static int in_old(const struct plan *p, const struct plan_ext *r)
 		    r->pblk + r->len <= p->old[i].pblk + p->old[i].len &&
 		    r->lblk - p->old[i].lblk == r->pblk - p->old[i].pblk)
 			return 1;
+	if (!bits || !r->len || (r->lblk & mask) != (r->pblk & mask) ||
+	    (r->lblk + r->len - 1) >> bits != lc)
+		return 0;
+	for (i = 0; i < p->nold; i++) {
+		const struct plan_ext *o = &p->old[i];
+
+		if (o->len && o->lblk >> bits <= lc &&
+		    (o->lblk + o->len - 1) >> bits >= lc)
+			return (o->pblk + ((lc << bits) - (o->lblk & ~mask))) >>
+			       bits == pc;
+	}
 	return 0;
 }
 
@@ -101,7 +118,7 @@ int plan_check_sane(struct session *s, const struct plan *p)
 	for (i = 0; i < p->nnew; i++) {
 		if (p->new[i].pblk < p->target || p->new[i].pblk +
 		    p->new[i].len > p->target + p->target_len) {
-			if (!in_old(p, &p->new[i]))
+			if (!in_old(s->fs, p, &p->new[i]))
 				goto bad;
 			continue;	/* prealloc keeps the old extents */
 		}

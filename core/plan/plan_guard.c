@@ -39,6 +39,7 @@ struct guard {
 	size_t ncov, capcov;
 	struct guard_report rep;
 	errcode_t err;
+	struct gq island_q;	/* what island_part queues */
 };
 
 static int push_q(struct guard *gd, blk64_t start, blk64_t len,
@@ -71,6 +72,13 @@ static int push_q(struct guard *gd, blk64_t start, blk64_t len,
 	return 0;
 }
 
+static errcode_t island_part(blk64_t start, blk64_t len, void *arg)
+{
+	struct guard *gd = arg;
+
+	return push_q(gd, start, len, gd->island_q);
+}
+
 static int item_class(int what)
 {
 	return what == RP_BB ? OWN_BBITMAP : what == RP_IB ? OWN_IBITMAP :
@@ -92,7 +100,10 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 		for (i = 0; i < r->nitems; i++)
 			if (r->items[i].what == RP_DIND)
 				g.dind = r->items[i].from;
-		push_q(gd, r->island, r->island_len, g);
+		/* the group headers in it stay: not asked about */
+		gd->island_q = g;
+		repack_span_parts(gd->s->fs, r->island, r->island_len,
+				  island_part, gd);
 	}
 	for (i = 0; i < r->nitems; i++) {
 		it = &r->items[i];

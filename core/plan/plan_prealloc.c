@@ -30,58 +30,167 @@ static int push_ext(struct plan_ext **v, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* Adds hole [l, l+len) as unwritten extents at *cur, split at the limit. */
-static int add_hole(struct plan *p, size_t *cap, blk64_t l, blk64_t len,
-		    blk64_t *cur)
+/* Where new unwritten extents go: a logical cluster the file already holds
+ * keeps its physical cluster (bigalloc), any other takes the next cluster
+ * of the run at target.  With one block a cluster every hole block is new. */
+struct layout {
+	ext2_filsys fs;
+	struct plan *p;
+	size_t cap;
+	blk64_t next_pc;	/* the next unused cluster of the run */
+	blk64_t new_lc, new_pc;	/* the last logical cluster given one */
+	blk64_t prev_lc, prev_pc, next_lc, next_pc_old; /* old neighbours */
+	int last_hole;		/* the last extent pushed is a hole's */
+};
+
+/* Adds hole [l, l+len) as unwritten extents, cluster by cluster. */
+static int add_hole(struct layout *ly, blk64_t l, blk64_t len)
 {
-	blk64_t n;
+	int bits = ly->fs->cluster_ratio_bits;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(ly->fs), lc, pc, n, pblk;
+	struct plan_ext *last;
 
 	while (len) {
-		n = len > EXT_MAX_UNINIT ? EXT_MAX_UNINIT : len;
-		if (push_ext(&p->new, &p->nnew, cap,
-			     (struct plan_ext){l, *cur, n, 1}))
-			return -1;
+		lc = l >> bits;
+		n = ((lc + 1) << bits) - l;
+		if (n > len)
+			n = len;
+		if (lc == ly->prev_lc) {
+			pc = ly->prev_pc;
+		} else if (lc == ly->next_lc) {
+			pc = ly->next_pc_old;
+		} else {
+			if (lc != ly->new_lc) {
+				ly->new_lc = lc;
+				ly->new_pc = ly->next_pc++;
+			}
+			pc = ly->new_pc;
+		}
+		pblk = (pc << bits) | (l & mask);
+		last = ly->p->nnew ? &ly->p->new[ly->p->nnew - 1] : NULL;
+		if (ly->last_hole && last->lblk + last->len == l &&
+		    last->pblk + last->len == pblk &&
+		    last->len + n <= EXT_MAX_UNINIT) {
+			last->len += n;
+		} else {
+			if (n > EXT_MAX_UNINIT)	/* one block a cluster */
+				n = EXT_MAX_UNINIT;
+			if (push_ext(&ly->p->new, &ly->p->nnew, &ly->cap,
+				     (struct plan_ext){l, pblk, n, 1}))
+				return -1;
+			ly->last_hole = 1;
+		}
 		l += n;
-		*cur += n;
 		len -= n;
 	}
 	return 0;
 }
 
-/* The new mapping with holes placed from target; returns blocks used. */
-static errcode_t lay_out(struct plan *p, blk64_t nblocks, blk64_t target,
-			 blk64_t *holes)
+/* The new mapping with holes placed from target (cluster-aligned): the old
+ * extents kept, the holes between them.  *units: the clusters of the run
+ * the holes take; *holes: the hole blocks. */
+static errcode_t lay_out(ext2_filsys fs, struct plan *p, blk64_t nblocks,
+			 blk64_t target, blk64_t *units, blk64_t *holes)
 {
-	blk64_t l = 0, cur = target, n, off;
-	size_t cap = 0, i;
+	int bits = fs->cluster_ratio_bits;
+	struct layout ly = {fs, p, 0, target >> bits, ~0ULL, 0, ~0ULL, 0,
+			    ~0ULL, 0, 0};
+	blk64_t l = 0, n, off, end;
+	size_t i;
 
 	free(p->new);
 	p->new = NULL;
 	p->nnew = 0;
+	*holes = 0;
 	for (i = 0; i < p->nold; i++) {
 		const struct plan_ext *o = &p->old[i];
 
-		if (o->lblk > l && l < nblocks &&
-		    add_hole(p, &cap, l, (o->lblk < nblocks ? o->lblk
-							    : nblocks) - l,
-			     &cur))
-			return ENOMEM;
+		ly.next_lc = o->lblk >> bits;
+		ly.next_pc_old = o->pblk >> bits;
+		if (o->lblk > l && l < nblocks) {
+			end = o->lblk < nblocks ? o->lblk : nblocks;
+			*holes += end - l;
+			if (add_hole(&ly, l, end - l))
+				return ENOMEM;
+		}
 		for (off = 0; off < o->len; off += n) {	/* keep, split */
 			n = o->len - off > 32768 ? 32768 : o->len - off;
 			if (o->uninit && n > EXT_MAX_UNINIT)
 				n = EXT_MAX_UNINIT;
-			if (push_ext(&p->new, &p->nnew, &cap,
+			if (push_ext(&p->new, &p->nnew, &ly.cap,
 				     (struct plan_ext){o->lblk + off,
 						       o->pblk + off, n,
 						       o->uninit}))
 				return ENOMEM;
 		}
+		ly.last_hole = 0;
+		ly.prev_lc = (o->lblk + o->len - 1) >> bits;
+		ly.prev_pc = (o->pblk + o->len - 1) >> bits;
+		ly.next_lc = ~0ULL;
 		if (o->lblk + o->len > l)
 			l = o->lblk + o->len;
 	}
-	if (l < nblocks && add_hole(p, &cap, l, nblocks - l, &cur))
-		return ENOMEM;
-	*holes = cur - target;
+	if (l < nblocks) {
+		*holes += nblocks - l;
+		if (add_hole(&ly, l, nblocks - l))
+			return ENOMEM;
+	}
+	*units = ly.next_pc - (target >> bits);
+	return 0;
+}
+
+/* Bigalloc: the file's mapping keeps every block's offset in its cluster
+ * and maps each logical cluster into one physical cluster (as e2fsck
+ * requires); anything else is refused before a plan is made. */
+static int clusters_consistent(ext2_filsys fs, const struct plan *p,
+			       blk64_t *bad_lblk)
+{
+	int bits = fs->cluster_ratio_bits;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+	size_t i;
+
+	for (i = 0; i < p->nold; i++) {
+		const struct plan_ext *o = &p->old[i], *q = i ? o - 1 : NULL;
+
+		*bad_lblk = o->lblk;
+		if ((o->lblk & mask) != (o->pblk & mask))
+			return 0;
+		if (q && (q->lblk + q->len - 1) >> bits == o->lblk >> bits &&
+		    (q->pblk + q->len - 1) >> bits != o->pblk >> bits)
+			return 0;
+	}
+	return 1;
+}
+
+/* Bigalloc: frees the cluster of each old tree block (each once); one
+ * shared with data the file keeps is refused (*shared set). */
+static errcode_t free_meta_clusters(ext2_filsys fs, struct plan *p,
+				    int *shared)
+{
+	int bits = fs->cluster_ratio_bits;
+	blk64_t c, ratio = EXT2FS_CLUSTER_RATIO(fs);
+	size_t i, j;
+	struct plan_step *ns;
+
+	*shared = 0;
+	for (i = 0; i < p->nold_meta; i++) {
+		c = p->old_meta[i] >> bits;
+		for (j = 0; j < p->nold; j++)
+			if (p->old[j].pblk >> bits <= c &&
+			    (p->old[j].pblk + p->old[j].len - 1) >> bits >= c)
+				*shared = 1;
+		for (j = 0; j < i; j++)
+			if (p->old_meta[j] >> bits == c)
+				*shared = 1;
+		if (*shared)
+			return 0;
+		ns = realloc(p->steps, (p->nsteps + 1) * sizeof(*ns));
+		if (!ns)
+			return ENOMEM;
+		p->steps = ns;
+		p->steps[p->nsteps++] = (struct plan_step){STEP_FREE,
+			c << bits, 0, ratio};
+	}
 	return 0;
 }
 
@@ -91,11 +200,12 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 {
 	ext2_filsys fs = s->fs;
 	blk64_t nblocks = size / fs->blocksize + !!(size % fs->blocksize);
-	blk64_t holes, target, largest, mapped = 0;
+	blk64_t ratio = EXT2FS_CLUSTER_RATIO(fs);
+	blk64_t holes, units, target, largest, mapped = 0, k;
 	struct plan *p;
-	size_t cap = 0, i;
+	size_t i;
 	errcode_t err;
-	int fits = 1;
+	int fits = 1, shared = 0, nothing = 0;
 
 	*pp = NULL;
 	/* extents map 32-bit logical blocks */
@@ -110,11 +220,6 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 		out_error(s->out, "prealloc", 0, "unwritten extents need the "
 			  "extent feature (ext4)");
 		return EXT2_ET_UNSUPP_FEATURE;
-	}
-	if (EXT2FS_CLUSTER_RATIO(fs) > 1) {
-		out_error(s->out, "prealloc", 0, "bigalloc filesystems are "
-			  "not supported by prealloc yet");
-		return EXT2_ET_UNIMPLEMENTED;
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -136,6 +241,14 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 			goto out;
 		}
 	}
+	if (ratio > 1 && !clusters_consistent(fs, p, &k)) {
+		out_error(s->out, "prealloc", E2L_ERR_UNSAFE, "inode %u: the "
+			  "extent at logical block %llu breaks bigalloc's "
+			  "cluster mapping (run e2fsck)", ino,
+			  (unsigned long long)k);
+		err = E2L_ERR_UNSAFE;
+		goto out;
+	}
 	/* Refused before any layout work (lay_out's memory grows with the
 	 * holes): more hole blocks than the filesystem has free. */
 	for (i = 0; i < p->nold; i++)
@@ -153,23 +266,26 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 		err = E2L_ERR_BAD_ARGUMENT;
 		goto out;
 	}
-	err = lay_out(p, nblocks, 0, &holes);
+	err = lay_out(fs, p, nblocks, 0, &units, &holes);
 	if (err)
 		goto out;
-	if (!holes) {
-		out_printf(s->out, "the first %llu bytes are already "
-			   "allocated; nothing to do\n",
-			   (unsigned long long)size);
-		goto out;
-	}
-	p->new_meta = plan_meta_needed(fs, 1, p->new, p->nnew);
+	p->new_meta = holes ? plan_meta_needed(fs, 1, p->new, p->nnew) : 0;
 	if (p->new_meta == ~0ULL) {
 		out_error(s->out, "prealloc", 0, "the file would need an "
 			  "extent tree deeper than 5 levels");
 		err = EXT2_ET_UNIMPLEMENTED;
 		goto out;
 	}
-	p->target_len = holes + p->new_meta;
+	if (!holes || !(units + p->new_meta)) {
+		/* (bigalloc: the holes lie in clusters the file holds) */
+		out_printf(s->out, "the first %llu bytes are already "
+			   "allocated%s; nothing to do\n",
+			   (unsigned long long)size, holes ? " (in clusters "
+			   "the file holds)" : "");
+		nothing = 1;
+		goto out;
+	}
+	p->target_len = (units + p->new_meta) * ratio;
 	err = plan_find_free(fs, goal, p->target_len, &target, &largest);
 	if (err) {
 		out_error(s->out, "prealloc", 0, "no free run of %llu blocks "
@@ -179,7 +295,7 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 		goto out;
 	}
 	p->target = target;
-	err = lay_out(p, nblocks, target, &holes);
+	err = lay_out(fs, p, nblocks, target, &units, &holes);
 	if (err)
 		goto out;
 	/* a directory without room for the entry grows: into blocks the
@@ -198,17 +314,30 @@ errcode_t plan_build_prealloc(struct session *s, ext2_ino_t ino,
 	if (!ns) { err = ENOMEM; goto out; } \
 	p->steps = ns; p->steps[p->nsteps++] = (struct plan_step){k, a, b, l}; \
 } while (0)
-	if (p->new_meta)
-		STEP(STEP_WRITE_MAP, target + holes, target + holes,
-		     p->new_meta);
+	/* tree blocks: one a cluster at the run's end (see plan_meta_blk) */
+	if (p->new_meta && ratio == 1)
+		STEP(STEP_WRITE_MAP, plan_meta_blk(fs, p, 0),
+		     plan_meta_blk(fs, p, 0), p->new_meta);
+	for (k = 0; ratio > 1 && k < p->new_meta; k++)
+		STEP(STEP_WRITE_MAP, plan_meta_blk(fs, p, k),
+		     plan_meta_blk(fs, p, k), 1);
 	STEP(STEP_ALLOC, 0, target, p->target_len);
 	STEP(STEP_SWITCH, 0, target, 0);
-	for (cap = 0; cap < p->nold_meta; cap++)
-		STEP(STEP_FREE, p->old_meta[cap], 0, 1);
+	for (i = 0; ratio == 1 && i < p->nold_meta; i++)
+		STEP(STEP_FREE, p->old_meta[i], 0, 1);
 #undef STEP
-	err = plan_fingerprint(fs, ino, &p->fp);
+	if (ratio > 1)
+		err = free_meta_clusters(fs, p, &shared);
+	if (!err && shared) {
+		out_error(s->out, "prealloc", E2L_ERR_UNSAFE, "inode %u: an "
+			  "extent tree block shares its cluster with data; "
+			  "not replacing that tree", ino);
+		err = E2L_ERR_UNSAFE;
+	}
+	if (!err)
+		err = plan_fingerprint(fs, ino, &p->fp);
 out:
-	if (err || !holes) {
+	if (err || nothing) {
 		plan_free(p);
 		return err;
 	}

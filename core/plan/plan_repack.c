@@ -52,15 +52,61 @@ int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
-		       int what, dgrp_t k)
+/* The end of the first group header overlapping [b, b + len), or 0. */
+static blk64_t header_end(ext2_filsys fs, blk64_t b, blk64_t len)
 {
-	if (what == RP_BB)
-		return r->island + k;
-	if (what == RP_IB)
-		return r->island + r->n + k;
-	return r->island + 2 * (blk64_t)r->n +
-	       (blk64_t)k * fs->inode_blocks_per_group;
+	blk64_t end = ext2fs_blocks_count(fs->super), sb, od, nd, gf;
+	dgrp_t g, last;
+	blk_t used;
+
+	if (!len || b >= end)
+		return 0;
+	if (b + len > end)
+		len = end - b;
+	last = ext2fs_group_of_blk2(fs, b + len - 1);
+	for (g = ext2fs_group_of_blk2(fs, b); g <= last; g++) {
+		if (ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used))
+			continue;
+		gf = ext2fs_group_first_block2(fs, g);
+		if (used && repack_overlaps(b, len, gf, used))
+			return gf + used;
+	}
+	return 0;
+}
+
+blk64_t repack_next_to(ext2_filsys fs, blk64_t *cur, blk64_t len)
+{
+	blk64_t at = *cur, e;
+
+	while ((e = header_end(fs, at, len)))
+		at = e;
+	*cur = at + len;
+	return at;
+}
+
+errcode_t repack_span_parts(ext2_filsys fs, blk64_t a, blk64_t len,
+			    errcode_t (*fn)(blk64_t start, blk64_t len,
+					    void *arg), void *arg)
+{
+	blk64_t end = a + len, e, gf;
+	errcode_t err;
+
+	while (a < end) {
+		e = header_end(fs, a, end - a);
+		if (!e) {
+			return fn(a, end - a, arg);
+		}
+		/* the piece before that header, then past it */
+		gf = ext2fs_group_first_block2(fs,
+					       ext2fs_group_of_blk2(fs, e - 1));
+		if (gf > a) {
+			err = fn(a, gf - a, arg);
+			if (err)
+				return err;
+		}
+		a = e;
+	}
+	return 0;
 }
 
 static const struct repack_item *dind_item(const struct plan_repack *r)
@@ -71,6 +117,7 @@ static const struct repack_item *dind_item(const struct plan_repack *r)
 
 /* What occupies the island besides the groups' own metadata. */
 struct occ {
+	struct session *s;
 	const struct plan_repack *r;
 	const struct plan *head, *upto;	/* moves before upto empty it */
 	blk64_t dind;			/* moves out: not in the way */
@@ -131,6 +178,13 @@ static int occ_cb(const struct owner_run *run, void *arg)
 	return 0;
 }
 
+static errcode_t occ_part(blk64_t start, blk64_t len, void *arg)
+{
+	struct occ *o = arg;
+
+	return owner_for_range(o->s, start, len, occ_cb, o);
+}
+
 /* The island holds nothing but the groups' metadata, the resize inode's
  * block that moves out, and files the plans of head's chain before upto
  * move away. */
@@ -147,9 +201,11 @@ static int island_free(struct session *s, const struct plan_repack *r,
 	o.head = head;
 	o.upto = upto;
 	o.dind = d ? d->from : 0;
+	o.s = s;
 	err = owner_index_build(s);
-	if (!err)
-		err = owner_for_range(s, r->island, r->island_len, occ_cb, &o);
+	if (!err)	/* (the group headers in it stay: not asked about) */
+		err = repack_span_parts(s->fs, r->island, r->island_len,
+					occ_part, &o);
 	if (err) {
 		out_error(s->out, "repack_flex", err, "while finding what "
 			  "owns blocks %llu-%llu",
@@ -254,7 +310,7 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 			 unsigned long flex, int log)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t sb, od, nd;
+	blk64_t sb, od, nd, g;
 	blk_t used;
 	dgrp_t per;
 
@@ -277,10 +333,11 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 	}
 	per = 1U << r->log_flex;
 	r->flex = flex;
-	if (ext2fs_has_feature_meta_bg(fs->super) ||
-	    ext2fs_has_feature_bigalloc(fs->super)) {
-		out_error(s->out, "repack_flex", 0, "meta_bg and bigalloc "
-			  "filesystems are not supported");
+	/* (meta_bg's descriptor blocks are group headers: the island is
+	 * split around them as around a superblock backup) */
+	if (ext2fs_has_feature_bigalloc(fs->super)) {
+		out_error(s->out, "repack_flex", 0, "bigalloc filesystems "
+			  "are not supported (their metadata shares clusters)");
 		return 1;
 	}
 	if (flex > (fs->group_desc_count - 1) / per) {
@@ -296,7 +353,13 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 		return 1;
 	/* after the superblock, descriptors and reserved GDT blocks */
 	r->island = ext2fs_group_first_block2(fs, r->first) + used;
-	r->island_len = (2 + (blk64_t)fs->inode_blocks_per_group) * r->n;
+	/* packed, split around the group headers lying in the way */
+	nd = r->island;
+	for (g = 0; g < 2 * (blk64_t)r->n; g++)
+		repack_next_to(fs, &nd, 1);
+	for (g = 0; g < r->n; g++)
+		repack_next_to(fs, &nd, fs->inode_blocks_per_group);
+	r->island_len = nd - r->island;
 	if (r->island + r->island_len > ext2fs_blocks_count(fs->super)) {
 		out_error(s->out, "repack_flex", 0, "the island would run "
 			  "past the end of the filesystem");
@@ -318,7 +381,7 @@ errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
 	ext2_filsys fs = s->fs;
 	struct plan_repack *r;
 	struct plan *p;
-	blk64_t dind;
+	blk64_t dind, cur;
 	dgrp_t g;
 	size_t k = 0;
 	int w, moves = 0;
@@ -341,6 +404,7 @@ errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
 		err = ENOMEM;
 		goto fail;
 	}
+	cur = r->island;
 	for (w = RP_BB; w <= RP_IT; w++)
 		for (g = 0; g < r->n; g++) {
 			struct repack_item *it = &r->items[k++];
@@ -349,7 +413,7 @@ errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
 			it->what = w;
 			it->len = w == RP_IT ? fs->inode_blocks_per_group : 1;
 			it->from = repack_item_loc(fs, it->g, w);
-			it->to = repack_item_to(fs, r, w, g);
+			it->to = repack_next_to(fs, &cur, it->len);
 			moves += it->from != it->to;
 		}
 	dind = resize_dind(fs);
@@ -390,7 +454,7 @@ static int items_sane(struct session *s, const struct plan_repack *r)
 	struct plan_repack want = {0};
 	size_t i, j, n3 = 3 * (size_t)r->n;
 	const struct repack_item *it, *jt;
-	blk64_t at;
+	blk64_t at, cur = r->island;
 
 	if (plan_repack_geometry(s, &want, r->flex, r->log_flex))
 		return 0;
@@ -405,7 +469,7 @@ static int items_sane(struct session *s, const struct plan_repack *r)
 		    it->g != r->first + i % r->n ||
 		    it->len != (it->what == RP_IT ?
 				fs->inode_blocks_per_group : 1) ||
-		    it->to != repack_item_to(fs, r, it->what, i % r->n)))
+		    it->to != repack_next_to(fs, &cur, it->len)))
 			goto bad;
 		if (i == n3 && (it->what != RP_DIND || it->len != 1 ||
 				it->tmp || repack_overlaps(it->to, 1,

@@ -62,6 +62,7 @@ blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 
 /* The inodes with blocks in one island, and what cannot move. */
 struct inisland {
+	struct session *s;
 	ext2_ino_t *inos;
 	size_t n, cap;
 	blk64_t fixed, fixed_at;
@@ -119,6 +120,13 @@ static int inisland_cb(const struct owner_run *run, void *arg)
 	return 0;
 }
 
+static errcode_t inisland_part(blk64_t start, blk64_t len, void *arg)
+{
+	struct inisland *e = arg;
+
+	return owner_for_range(e->s, start, len, inisland_cb, e);
+}
+
 static void append(struct plan ***tail, struct plan *p)
 {
 	**tail = p;
@@ -163,7 +171,8 @@ static int plan_evacuations(struct session *s, struct plan *chain,
 
 	e.first = first;
 	e.ngroups = n;
-	err = owner_for_range(s, a, len, inisland_cb, &e);
+	e.s = s;
+	err = repack_span_parts(fs, a, len, inisland_part, &e);
 	if (err || e.oom) {
 		out_error(s->out, "repack_flex", err ? err : ENOMEM, "while "
 			  "finding what owns flex group %lu's island", flex);

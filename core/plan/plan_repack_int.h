@@ -30,9 +30,17 @@ extern const char *const repack_what_name[RP_KINDS];
 
 blk64_t repack_item_loc(ext2_filsys fs, dgrp_t g, int what);
 int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen);
-/* Where item k of a flex group of n groups belongs in the island. */
-blk64_t repack_item_to(ext2_filsys fs, const struct plan_repack *r,
-		       int what, dgrp_t k);
+/* Where the next item (in build order: the block bitmaps, the inode
+ * bitmaps, the inode tables, group by group) of len blocks belongs: packed
+ * after the previous one from *cur (start at the island), past the group
+ * headers in the way (a superblock backup, its descriptors and reserved GDT
+ * blocks, a meta_bg descriptor block: they stay); advances *cur. */
+blk64_t repack_next_to(ext2_filsys fs, blk64_t *cur, blk64_t len);
+/* Calls fn on each piece of [a, a + len) between the group headers lying
+ * in it (the island but what stays); stops at fn's first error. */
+errcode_t repack_span_parts(ext2_filsys fs, blk64_t a, blk64_t len,
+			    errcode_t (*fn)(blk64_t start, blk64_t len,
+					    void *arg), void *arg);
 
 /* The flex size (log 2 groups, or -1 for the filesystem's own, 4 when
  * flex_bg is off), groups and island of flex group flex in r; 0, or prints

@@ -249,11 +249,21 @@ int plan_repack_verify(struct session *s, const struct plan *p)
 			bad = 1;
 		}
 	}
-	if (plan_used_in(fs, r->island, r->island + r->island_len - 1) !=
-	    r->island_len) {
-		out_error(s->out, "verify", 0, "the island is not all marked "
-			  "in use in the block bitmap");
-		bad = 1;
+	/* every new place in use (the island may keep free blocks before
+	 * a group header an inode table would have crossed) */
+	for (i = 0; i < r->nitems; i++) {
+		const struct repack_item *it = &r->items[i];
+
+		if (it->what != RP_DIND &&
+		    plan_used_in(fs, it->to, it->to + it->len - 1) !=
+		    it->len) {
+			out_error(s->out, "verify", 0, "the island is not all "
+				  "marked in use in the block bitmap (group "
+				  "%u's %s)", it->g,
+				  repack_what_name[it->what]);
+			bad = 1;
+			break;
+		}
 	}
 	for (i = 0; i < r->nitems; i++) {
 		const struct repack_item *it = &r->items[i];
