@@ -173,6 +173,9 @@ static int parallel(const struct exp_workload *w, const char *dir,
 	double t0;
 	int err = 0;
 
+	memset(a, 0, sizeof(a));
+	if (k > 64)
+		return EINVAL;	/* the options cap --threads at 64 */
 	for (i = 0; i < k; i++) {
 		snprintf(a[i].path, sizeof(a[i].path), "%s/p%02u", dir, i);
 		a[i].size = w->size;
