@@ -426,6 +426,8 @@ int tui_main(struct session *s, const char *keys)
 	t->help = tui_lab_text() ? 2 : 0;	/* a lab starts on its panel */
 	if (view_states_new(t)) {
 		prompt_free(t->prompt_obj);
+		if (errtmp)
+			fclose(errtmp);
 		fprintf(stderr, "e2layout: out of memory for the full-screen "
 				"view\n");
 		return 1;
