@@ -26,6 +26,42 @@ const struct tui_view *const tui_views[TUI_NVIEWS] = {
 
 static struct tui *hook_tui;	/* for the com_err hook only */
 
+void *tui_view_state(struct tui *t, const struct tui_view *v)
+{
+	int i;
+
+	for (i = 0; i < TUI_NVIEWS; i++)
+		if (tui_views[i] == v)
+			return t->view_state[i];
+	return NULL;
+}
+
+static void view_states_free(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < TUI_NVIEWS; i++) {
+		free(t->view_state[i]);
+		t->view_state[i] = NULL;
+	}
+}
+
+/* Each view's private state, zeroed; 0 or ENOMEM. */
+static int view_states_new(struct tui *t)
+{
+	int i;
+
+	for (i = 0; i < TUI_NVIEWS; i++) {
+		t->view_state[i] = calloc(1, tui_views[i]->state_size ?
+					     tui_views[i]->state_size : 1);
+		if (!t->view_state[i]) {
+			view_states_free(t);
+			return ENOMEM;
+		}
+	}
+	return 0;
+}
+
 void tui_message(struct tui *t, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -388,6 +424,14 @@ int tui_main(struct session *s, const char *keys)
 	t->mouse_y = t->mouse_x = -1;
 	t->prompt_obj = prompt_new();
 	t->help = tui_lab_text() ? 2 : 0;	/* a lab starts on its panel */
+	if (view_states_new(t)) {
+		prompt_free(t->prompt_obj);
+		if (errtmp)
+			fclose(errtmp);
+		fprintf(stderr, "e2layout: out of memory for the full-screen "
+				"view\n");
+		return 1;
+	}
 	/* every view reads descriptors: the whole table in one read */
 	(void)session_need(s, NEED_GROUP_DESC);
 	sink_init_cb(&t->sink, SINK_TEXT, console_sink_write, t);
@@ -412,6 +456,7 @@ int tui_main(struct session *s, const char *keys)
 			fclose(errtmp);
 		sink_free(&t->sink);
 		prompt_free(t->prompt_obj);
+		view_states_free(t);
 		fprintf(stderr, "e2layout: cannot start the full-screen view "
 				"(TERM=%s); try \"e2layout shell IMAGE\"\n",
 			getenv("TERM") ? getenv("TERM") : "");
@@ -450,6 +495,7 @@ int tui_main(struct session *s, const char *keys)
 	for (i = 0; i < TUI_NVIEWS; i++)
 		if (tui_views[i]->fini)
 			tui_views[i]->fini(t);
+	view_states_free(t);
 	endwin();
 	delscreen(scr);
 

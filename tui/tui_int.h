@@ -56,6 +56,7 @@ struct tui_view {
 	int (*key)(struct tui *t, enum tui_action a, int ch);
 	void (*fini)(struct tui *t);
 	const struct tui_key *keys;	/* the view's own keys, {0} ended */
+	size_t state_size;	/* its private state, zeroed for each TUI */
 };
 
 extern const struct tui_view view_overview, view_map, view_flex,
@@ -195,6 +196,10 @@ struct tui {
 	struct tui_sel sel;		/* the editor's selection */
 	struct tui_edit *edit;		/* the editor, NULL until first used */
 	struct strbuf *capture;		/* also gets the requests' output */
+	/* Each view's private state (struct tui_view.state_size bytes, in
+	 * tui_views' order), made before the views' init and freed after
+	 * their fini; a view reaches its own through tui_view_state(). */
+	void *view_state[TUI_NVIEWS];
 };
 
 /* app.c */
@@ -215,6 +220,8 @@ void tui_reload(struct tui *t);
 int tui_search(struct tui *t, const char *what);
 /* The views, in tab order. */
 extern const struct tui_view *const tui_views[TUI_NVIEWS];
+/* View v's private state in this TUI (never NULL while the TUI runs). */
+void *tui_view_state(struct tui *t, const struct tui_view *v);
 
 /* Live mode: rereads the kernel's and the disk's free counts. */
 void tui_live_refresh(struct tui *t);

@@ -16,7 +16,9 @@ struct entry {
 	int isdir;
 };
 
-static struct {
+/* The view's state: one per TUI, made and freed with it (tig's private
+ * view state; see tui_view_state()). */
+struct files_state {
 	ext2_ino_t dir;
 	char path[1024];
 	struct entry *e;
@@ -26,7 +28,12 @@ static struct {
 	int by_name;
 	int list_y, list_h;
 	ext2_ino_t hl_ino;
-} st;
+};
+
+static struct files_state *state(struct tui *t)
+{
+	return tui_view_state(t, &view_files);
+}
 
 static const struct tui_key files_keys[] = {
 	{'\n', "Enter Right", ACT_ENTER, "open the directory"},
@@ -40,6 +47,7 @@ static int dir_cb(struct ext2_dir_entry *de, int offset, int blocksize,
 		  char *buf, void *priv)
 {
 	struct tui *t = priv;
+	struct files_state *st = state(t);
 	int len = ext2fs_dirent_name_len(de);
 	struct entry *ne;
 
@@ -48,34 +56,35 @@ static int dir_cb(struct ext2_dir_entry *de, int offset, int blocksize,
 	(void)buf;
 	if (len == 1 && de->name[0] == '.')
 		return 0;
-	if (st.n == st.cap) {
-		st.cap = st.cap ? st.cap * 2 : 64;
-		ne = realloc(st.e, st.cap * sizeof(*st.e));
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		ne = realloc(st->e, st->cap * sizeof(*st->e));
 		if (!ne)
 			return DIRENT_ABORT;
-		st.e = ne;
+		st->e = ne;
 	}
-	ne = &st.e[st.n];
+	ne = &st->e[st->n];
 	memset(ne, 0, sizeof(*ne));
 	memcpy(ne->name, de->name, len);
 	ne->ino = de->inode;
 	if (ext2fs_read_inode(t->fs, de->inode, &ne->inode))
 		memset(&ne->inode, 0, sizeof(ne->inode));
 	ne->isdir = LINUX_S_ISDIR(ne->inode.i_mode);
-	st.n++;
+	st->n++;
 	return 0;
 }
 
-static int cmp_entry(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct entry *x = a, *y = b;
+	const struct files_state *st = arg;
 	blk64_t bx, by;
 
 	if (!strcmp(x->name, ".."))
 		return -1;
 	if (!strcmp(y->name, ".."))
 		return 1;
-	if (!st.by_name) {
+	if (!st->by_name) {
 		bx = x->inode.i_blocks;
 		by = y->inode.i_blocks;
 		if (bx != by)
@@ -86,42 +95,47 @@ static int cmp_entry(const void *a, const void *b)
 
 static void load_dir(struct tui *t, ext2_ino_t dir)
 {
+	struct files_state *st = state(t);
 	char *name = NULL;
 
-	st.n = 0;
-	st.sel = st.top = 0;
-	st.dir = dir;
-	st.err = ext2fs_dir_iterate(t->fs, dir, 0, NULL, dir_cb, t);
+	st->n = 0;
+	st->sel = st->top = 0;
+	st->dir = dir;
+	st->err = ext2fs_dir_iterate(t->fs, dir, 0, NULL, dir_cb, t);
 	if (!ext2fs_get_pathname(t->fs, dir, 0, &name) && name)
-		snprintf(st.path, sizeof(st.path), "%s", name);
+		snprintf(st->path, sizeof(st->path), "%s", name);
 	ext2fs_free_mem(&name);
-	if (st.n)
-		qsort(st.e, st.n, sizeof(*st.e), cmp_entry);
+	if (st->n)
+		qsort_r(st->e, st->n, sizeof(*st->e), cmp_entry, st);
 }
 
 static void files_init(struct tui *t)
 {
-	memset(&st, 0, sizeof(st));
+	struct files_state *st = state(t);
+
+	memset(st, 0, sizeof(*st));
 	(void)t;	/* the directory is read when the view is first shown */
 }
 
 static void files_fini(struct tui *t)
 {
-	(void)t;
-	free(st.e);
-	memset(&st, 0, sizeof(st));
+	struct files_state *st = state(t);
+
+	free(st->e);
+	memset(st, 0, sizeof(*st));
 }
 
 static void highlight(struct tui *t, ext2_ino_t ino)
 {
+	struct files_state *st = state(t);
 	struct owner_run *runs = NULL;
 	struct tui_range *r;
 	char what[64];
 	size_t n = 0, i;
 
-	if (ino == st.hl_ino && !strncmp(t->hl_what, "blocks of", 9))
+	if (ino == st->hl_ino && !strncmp(t->hl_what, "blocks of", 9))
 		return;
-	st.hl_ino = ino;
+	st->hl_ino = ino;
 	if (owner_inode_runs(t->s, ino, &runs, &n))
 		return;
 	r = calloc(n ? n : 1, sizeof(*r));
@@ -175,6 +189,7 @@ static int draw_extents(struct tui *t, ext2_ino_t ino, int y, int x, int h,
 static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 		      int h, int w)
 {
+	struct files_state *st = state(t);
 	const struct ext2_inode *in = &e->inode;
 	int row = y;
 
@@ -183,7 +198,7 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 			 e->ino);
 	else
 		tui_text(t, row++, x, w, R_HEAD, "<%u> %s%s%s", e->ino,
-			 st.path, strcmp(st.path, "/") ? "/" : "", e->name);
+			 st->path, strcmp(st->path, "/") ? "/" : "", e->name);
 	tui_text(t, row++, x, w, R_NORMAL, "mode %06o  links %u  uid %u  "
 		 "gid %u", in->i_mode, in->i_links_count, inode_uid(*in),
 		 inode_gid(*in));
@@ -209,53 +224,54 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 
 static void files_draw(struct tui *t, int y, int x, int h, int w)
 {
+	struct files_state *st = state(t);
 	struct map_layout m;
 	int mh = h / 4 < 3 ? 3 : h / 4, top = h - mh - 1, lw = w / 2, i;
 	blk64_t maxb = 1;
 	size_t k;
 
-	if (!st.dir)
+	if (!st->dir)
 		load_dir(t, EXT2_ROOT_INO);
-	tui_text(t, y, x, lw, R_HEAD, "%s  (%zu entries, by %s)", st.path,
-		 st.n, st.by_name ? "name" : "size");
-	if (st.err)
+	tui_text(t, y, x, lw, R_HEAD, "%s  (%zu entries, by %s)", st->path,
+		 st->n, st->by_name ? "name" : "size");
+	if (st->err)
 		tui_text(t, y + 1, x, lw, R_ERROR, "%s",
-			 error_message(st.err));
-	st.list_y = y + 1 + !!st.err;
-	st.list_h = top - 1 - !!st.err;
-	if (st.sel >= (long)st.n)
-		st.sel = st.n ? (long)st.n - 1 : 0;
-	if (st.sel < 0)
-		st.sel = 0;
-	if (st.sel < st.top)
-		st.top = st.sel;
-	if (st.sel >= st.top + st.list_h)
-		st.top = st.sel - st.list_h + 1;
-	for (k = 0; k < st.n; k++)
-		if (strcmp(st.e[k].name, "..") && st.e[k].inode.i_blocks > maxb)
-			maxb = st.e[k].inode.i_blocks;
-	for (i = 0; i < st.list_h && st.top + i < (long)st.n; i++) {
-		const struct entry *e = &st.e[st.top + i];
-		int role = st.top + i == st.sel ? R_SELECT : R_NORMAL;
+			 error_message(st->err));
+	st->list_y = y + 1 + !!st->err;
+	st->list_h = top - 1 - !!st->err;
+	if (st->sel >= (long)st->n)
+		st->sel = st->n ? (long)st->n - 1 : 0;
+	if (st->sel < 0)
+		st->sel = 0;
+	if (st->sel < st->top)
+		st->top = st->sel;
+	if (st->sel >= st->top + st->list_h)
+		st->top = st->sel - st->list_h + 1;
+	for (k = 0; k < st->n; k++)
+		if (strcmp(st->e[k].name, "..") && st->e[k].inode.i_blocks > maxb)
+			maxb = st->e[k].inode.i_blocks;
+	for (i = 0; i < st->list_h && st->top + i < (long)st->n; i++) {
+		const struct entry *e = &st->e[st->top + i];
+		int role = st->top + i == st->sel ? R_SELECT : R_NORMAL;
 		unsigned long long kib = e->inode.i_blocks / 2;
 
-		tui_text(t, st.list_y + i, x, 10, role, "%8lluK ", kib);
+		tui_text(t, st->list_y + i, x, 10, role, "%8lluK ", kib);
 		if (strcmp(e->name, ".."))
-			tui_bar(t, st.list_y + i, x + 10, 10,
+			tui_bar(t, st->list_y + i, x + 10, 10,
 				(double)e->inode.i_blocks / maxb);
-		tui_text(t, st.list_y + i, x + 21, lw - 22, role, "%s%s",
+		tui_text(t, st->list_y + i, x + 21, lw - 22, role, "%s%s",
 			 e->name, e->isdir ? "/" : "");
 	}
-	if (st.n) {
-		const struct entry *e = &st.e[st.sel];
-		char path[sizeof(st.path) + EXT2_NAME_LEN + 2];
+	if (st->n) {
+		const struct entry *e = &st->e[st->sel];
+		char path[sizeof(st->path) + EXT2_NAME_LEN + 2];
 
-		snprintf(path, sizeof(path), "%s%s%s", st.path,
-			 strcmp(st.path, "/") ? "/" : "", e->name);
+		snprintf(path, sizeof(path), "%s%s%s", st->path,
+			 strcmp(st->path, "/") ? "/" : "", e->name);
 		if (strcmp(e->name, ".."))
 			tui_select_file(t, e->ino, path);
-		highlight(t, st.e[st.sel].ino);
-		draw_stat(t, &st.e[st.sel], y, x + lw + 1, top, w - lw - 1);
+		highlight(t, st->e[st->sel].ino);
+		draw_stat(t, &st->e[st->sel], y, x + lw + 1, top, w - lw - 1);
 	}
 	tui_text(t, y + top, x, w, R_DIM, "highlighted: %s", t->hl_what);
 	mapw_fit(t, &m, w, mh);
@@ -265,25 +281,27 @@ static void files_draw(struct tui *t, int y, int x, int h, int w)
 
 static void go_parent(struct tui *t)
 {
+	struct files_state *st = state(t);
 	ext2_ino_t parent;
 
-	if (st.dir == EXT2_ROOT_INO)
+	if (st->dir == EXT2_ROOT_INO)
 		return;
-	if (!ext2fs_lookup(t->fs, st.dir, "..", 2, NULL, &parent))
+	if (!ext2fs_lookup(t->fs, st->dir, "..", 2, NULL, &parent))
 		load_dir(t, parent);
 }
 
 static int files_key(struct tui *t, enum tui_action a, int ch)
 {
-	struct entry *e = st.n ? &st.e[st.sel] : NULL;
+	struct files_state *st = state(t);
+	struct entry *e = st->n ? &st->e[st->sel] : NULL;
 
 	switch (a) {
-	case ACT_UP: st.sel--; break;
-	case ACT_DOWN: st.sel++; break;
-	case ACT_PGUP: st.sel -= st.list_h; break;
-	case ACT_PGDN: st.sel += st.list_h; break;
-	case ACT_HOME: st.sel = 0; break;
-	case ACT_END: st.sel = (long)st.n - 1; break;
+	case ACT_UP: st->sel--; break;
+	case ACT_DOWN: st->sel++; break;
+	case ACT_PGUP: st->sel -= st->list_h; break;
+	case ACT_PGDN: st->sel += st->list_h; break;
+	case ACT_HOME: st->sel = 0; break;
+	case ACT_END: st->sel = (long)st->n - 1; break;
 	case ACT_ENTER:
 		if (e && !strcmp(e->name, ".."))
 			go_parent(t);
@@ -294,16 +312,16 @@ static int files_key(struct tui *t, enum tui_action a, int ch)
 		go_parent(t);
 		break;
 	case ACT_SORT:
-		st.by_name = !st.by_name;
-		if (st.n)
-			qsort(st.e, st.n, sizeof(*st.e), cmp_entry);
+		st->by_name = !st->by_name;
+		if (st->n)
+			qsort_r(st->e, st->n, sizeof(*st->e), cmp_entry, st);
 		break;
 	case ACT_NONE:
-		if (ch != KEY_MOUSE || t->mouse_y < st.list_y ||
-		    t->mouse_y >= st.list_y + st.list_h ||
+		if (ch != KEY_MOUSE || t->mouse_y < st->list_y ||
+		    t->mouse_y >= st->list_y + st->list_h ||
 		    t->mouse_x >= t->cols / 2)
 			return 0;
-		st.sel = st.top + t->mouse_y - st.list_y;
+		st->sel = st->top + t->mouse_y - st->list_y;
 		break;
 	default:
 		return 0;
@@ -312,6 +330,7 @@ static int files_key(struct tui *t, enum tui_action a, int ch)
 }
 
 const struct tui_view view_files = {
+	.state_size = sizeof(struct files_state),
 	.name = "files",
 	.title = "Files",
 	.init = files_init,

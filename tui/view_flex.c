@@ -9,7 +9,9 @@
 #include "flex.h"
 #include "groups.h"
 
-static struct {
+/* The view's state: one per TUI, made and freed with it (tig's private
+ * view state; see tui_view_state()). */
+struct flex_state {
 	struct e2l_flex *fx;
 	unsigned long n;
 	errcode_t err;
@@ -18,7 +20,12 @@ static struct {
 	int list_y, list_h, split;
 	unsigned long hl_for;	/* flex whose islands are highlighted + 1 */
 	int loaded;		/* fx built (when the view is first used) */
-} st;
+};
+
+static struct flex_state *state(struct tui *t)
+{
+	return tui_view_state(t, &view_flex);
+}
 
 static const struct tui_key flex_keys[] = {
 	{'\n', "Enter", ACT_ENTER, "flex: its groups; group: jump to its "
@@ -29,47 +36,52 @@ static const struct tui_key flex_keys[] = {
 
 static void flex_fini(struct tui *t)
 {
+	struct flex_state *st = state(t);
 	unsigned long i;
 
 	(void)t;
-	for (i = 0; i < st.n; i++)
-		flex_release(&st.fx[i]);
-	free(st.fx);
-	st.fx = NULL;
-	st.n = 0;
+	for (i = 0; i < st->n; i++)
+		flex_release(&st->fx[i]);
+	free(st->fx);
+	st->fx = NULL;
+	st->n = 0;
 }
 
 static void flex_init(struct tui *t)
 {
+	struct flex_state *st = state(t);
+
 	(void)t;
-	memset(&st, 0, sizeof(st));
+	memset(st, 0, sizeof(*st));
 }
 
 /* The flex list, built when the view is first drawn or used (not before
  * the first frame: 8,192 flex groups on 16 TiB). */
 static void flex_load(struct tui *t)
 {
+	struct flex_state *st = state(t);
 	unsigned long i, n = flex_count(t->fs);
 
-	if (st.loaded)
+	if (st->loaded)
 		return;
-	st.loaded = 1;
-	st.fx = calloc(n ? n : 1, sizeof(*st.fx));
-	if (!st.fx) {
-		st.err = EXT2_ET_NO_MEMORY;
+	st->loaded = 1;
+	st->fx = calloc(n ? n : 1, sizeof(*st->fx));
+	if (!st->fx) {
+		st->err = EXT2_ET_NO_MEMORY;
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		st.err = flex_get(t->fs, i, &st.fx[i]);
-		if (st.err)
+		st->err = flex_get(t->fs, i, &st->fx[i]);
+		if (st->err)
 			break;
-		st.n++;
+		st->n++;
 	}
 }
 
 static void highlight(struct tui *t)
 {
-	struct e2l_flex *f = &st.fx[st.fsel];
+	struct flex_state *st = state(t);
+	struct e2l_flex *f = &st->fx[st->fsel];
 	struct tui_range *r;
 	struct tui_sel sel = {.kind = SEL_FLEX};
 	char what[64];
@@ -77,10 +89,10 @@ static void highlight(struct tui *t)
 
 	sel.flex = f->index;
 	tui_select(t, &sel);
-	if (st.hl_for == (unsigned long)st.fsel + 1 &&
+	if (st->hl_for == (unsigned long)st->fsel + 1 &&
 	    !strncmp(t->hl_what, "flex ", 5))
 		return;
-	st.hl_for = st.fsel + 1;
+	st->hl_for = st->fsel + 1;
 	r = calloc(f->nislands ? f->nislands : 1, sizeof(*r));
 	if (!r)
 		return;
@@ -107,6 +119,7 @@ static void list_scroll(long *sel, long *top, long n, int h)
 
 static void flex_draw(struct tui *t, int y, int x, int h, int w)
 {
+	struct flex_state *st = state(t);
 	struct map_layout m;
 	struct e2l_flex *f;
 	struct e2l_group g;
@@ -117,26 +130,26 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 	unsigned k;
 
 	flex_load(t);
-	if (!st.n) {
+	if (!st->n) {
 		tui_text(t, y, x, w, R_ERROR, "flex groups: %s",
-			 st.err ? error_message(st.err) : "none");
+			 st->err ? error_message(st->err) : "none");
 		return;
 	}
-	st.list_y = y + 1;
-	st.list_h = h - mh - 4;
-	st.split = lw;
-	list_scroll(&st.fsel, &st.ftop, st.n, st.list_h);
-	f = &st.fx[st.fsel];
+	st->list_y = y + 1;
+	st->list_h = h - mh - 4;
+	st->split = lw;
+	list_scroll(&st->fsel, &st->ftop, st->n, st->list_h);
+	f = &st->fx[st->fsel];
 	ng = f->last_group - f->first_group + 1;
-	list_scroll(&st.gsel, &st.gtop, ng, st.list_h);
+	list_scroll(&st->gsel, &st->gtop, ng, st->list_h);
 	highlight(t);
-	tui_text(t, y, x, lw, st.pane ? R_DIM : R_HEAD, "%lu flex group(s) "
-		 "of %lu groups", st.n, flex_groups_per(t->fs));
-	tui_text(t, y, x + lw + 1, w - lw - 1, st.pane ? R_HEAD : R_DIM,
+	tui_text(t, y, x, lw, st->pane ? R_DIM : R_HEAD, "%lu flex group(s) "
+		 "of %lu groups", st->n, flex_groups_per(t->fs));
+	tui_text(t, y, x + lw + 1, w - lw - 1, st->pane ? R_HEAD : R_DIM,
 		 "Flex %lu: groups %u-%u, bitmaps and inode tables at",
 		 f->index, f->first_group, f->last_group);
-	for (i = 0; i < st.list_h && st.ftop + i < (long)st.n; i++) {
-		struct e2l_flex *e = &st.fx[st.ftop + i];
+	for (i = 0; i < st->list_h && st->ftop + i < (long)st->n; i++) {
+		struct e2l_flex *e = &st->fx[st->ftop + i];
 
 		o = 0;
 		isl[0] = 0;
@@ -145,19 +158,19 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 				      k ? "," : "",
 				      (unsigned long long)e->islands[k].start,
 				      (unsigned long long)e->islands[k].len);
-		tui_text(t, st.list_y + i, x, lw, st.ftop + i == st.fsel ?
-			 (st.pane ? R_HILITE : R_SELECT) : R_NORMAL,
+		tui_text(t, st->list_y + i, x, lw, st->ftop + i == st->fsel ?
+			 (st->pane ? R_HILITE : R_SELECT) : R_NORMAL,
 			 "f%-4lu g%u-%u free %llu  [%s]", e->index,
 			 e->first_group, e->last_group,
 			 (unsigned long long)e->free_blocks, isl);
 	}
-	for (i = 0; i < st.list_h && st.gtop + i < ng; i++) {
-		dgrp_t gi = f->first_group + st.gtop + i;
+	for (i = 0; i < st->list_h && st->gtop + i < ng; i++) {
+		dgrp_t gi = f->first_group + st->gtop + i;
 
 		if (groups_get(t->fs, gi, &g))
 			continue;
-		tui_text(t, st.list_y + i, x + lw + 1, w - lw - 1,
-			 st.gtop + i == st.gsel && st.pane ? R_SELECT :
+		tui_text(t, st->list_y + i, x + lw + 1, w - lw - 1,
+			 st->gtop + i == st->gsel && st->pane ? R_SELECT :
 			 R_NORMAL, "g%-5u bb %-9llu ib %-9llu it %llu+%u "
 			 "(in g%d)  free %u/%u%s", gi,
 			 (unsigned long long)g.block_bitmap,
@@ -173,7 +186,7 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 		 "i: to its inode table, ': back");
 	mapw_fit(t, &m, w, mh);
 	m.cursor = 1;
-	if (st.pane == 0 && f->nislands)
+	if (st->pane == 0 && f->nislands)
 		t->cur = f->islands[0].start;
 	mapw_draw(t, &m, y + h - mh - 1, x, mh, w);
 	tui_text(t, y + h - 1, x, w, R_DIM, "highlighted: %s", t->hl_what);
@@ -181,12 +194,13 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 
 static int flex_key(struct tui *t, enum tui_action a, int ch)
 {
-	long *sel = st.pane ? &st.gsel : &st.fsel;
+	struct flex_state *st = state(t);
+	long *sel = st->pane ? &st->gsel : &st->fsel;
 	struct e2l_group g;
 	dgrp_t gi;
 
 	flex_load(t);
-	if (!st.n)
+	if (!st->n)
 		return 0;
 	switch (a) {
 	case ACT_UP:
@@ -196,37 +210,37 @@ static int flex_key(struct tui *t, enum tui_action a, int ch)
 		(*sel)++;
 		break;
 	case ACT_PGUP:
-		*sel -= st.list_h;
+		*sel -= st->list_h;
 		break;
 	case ACT_PGDN:
-		*sel += st.list_h;
+		*sel += st->list_h;
 		break;
 	case ACT_HOME:
 		*sel = 0;
 		break;
 	case ACT_END:
-		*sel = st.pane ? st.fx[st.fsel].last_group -
-				 st.fx[st.fsel].first_group : (long)st.n - 1;
+		*sel = st->pane ? st->fx[st->fsel].last_group -
+				 st->fx[st->fsel].first_group : (long)st->n - 1;
 		break;
 	case ACT_LEFT:
-		st.pane = 0;
+		st->pane = 0;
 		break;
 	case ACT_BACK:
-		if (!st.pane)
+		if (!st->pane)
 			return 0;
-		st.pane = 0;
+		st->pane = 0;
 		break;
 	case ACT_RIGHT:
-		st.pane = 1;
+		st->pane = 1;
 		break;
 	case ACT_ENTER:
 	case ACT_GOTO_META:
-		if (!st.pane && a == ACT_ENTER) {
-			st.pane = 1;
-			st.gsel = 0;
+		if (!st->pane && a == ACT_ENTER) {
+			st->pane = 1;
+			st->gsel = 0;
 			break;
 		}
-		gi = st.fx[st.fsel].first_group + (st.pane ? st.gsel : 0);
+		gi = st->fx[st->fsel].first_group + (st->pane ? st->gsel : 0);
 		if (groups_get(t->fs, gi, &g))
 			break;
 		view_map_zoom_block(t, a == ACT_ENTER ? g.block_bitmap :
@@ -235,14 +249,14 @@ static int flex_key(struct tui *t, enum tui_action a, int ch)
 			    a == ACT_ENTER ? "block bitmap" : "inode table");
 		break;
 	case ACT_NONE:
-		if (ch != KEY_MOUSE || t->mouse_y < st.list_y ||
-		    t->mouse_y >= st.list_y + st.list_h)
+		if (ch != KEY_MOUSE || t->mouse_y < st->list_y ||
+		    t->mouse_y >= st->list_y + st->list_h)
 			return 0;
-		st.pane = t->mouse_x > st.split;
-		if (st.pane)
-			st.gsel = st.gtop + t->mouse_y - st.list_y;
+		st->pane = t->mouse_x > st->split;
+		if (st->pane)
+			st->gsel = st->gtop + t->mouse_y - st->list_y;
 		else
-			st.fsel = st.ftop + t->mouse_y - st.list_y;
+			st->fsel = st->ftop + t->mouse_y - st->list_y;
 		break;
 	default:
 		return 0;
@@ -253,6 +267,7 @@ static int flex_key(struct tui *t, enum tui_action a, int ch)
 }
 
 const struct tui_view view_flex = {
+	.state_size = sizeof(struct flex_state),
 	.name = "flex",
 	.title = "Flex",
 	.init = flex_init,

@@ -17,7 +17,9 @@ enum sortkey { SO_EXTENTS, SO_EXCESS, SO_BLOCKS, SO_INODE, SO_MAX };
 static const char *const sort_names[SO_MAX] = {"extents", "extents over "
 	"ideal", "blocks", "inode"};
 
-static struct {
+/* The view's state: one per TUI, made and freed with it (tig's private
+ * view state; see tui_view_state()). */
+struct frag_state {
 	enum scope scope;
 	unsigned long scope_n;
 	struct frag_hist h;
@@ -35,7 +37,12 @@ static struct {
 	ext2_ino_t runs_ino;
 	struct frag_special sp[FRAG_SPECIAL_MAX];	/* the journal... */
 	size_t nsp;
-} st;
+};
+
+static struct frag_state *state(struct tui *t)
+{
+	return tui_view_state(t, &view_frag);
+}
 
 static const struct tui_key frag_keys[] = {
 	{'s', "s", ACT_SCOPE, "histogram scope: filesystem, group, flex group"},
@@ -51,19 +58,21 @@ static const struct tui_key frag_keys[] = {
 
 static void frag_fini(struct tui *t)
 {
-	(void)t;
-	if (st.fok)
-		frag_files_release(&st.f);
-	free(st.runs);
-	memset(&st, 0, sizeof(st));
+	struct frag_state *st = state(t);
+
+	if (st->fok)
+		frag_files_release(&st->f);
+	free(st->runs);
+	memset(st, 0, sizeof(*st));
 }
 
-static int cmp_files(const void *a, const void *b)
+static int cmp_files(const void *a, const void *b, void *arg)
 {
 	const struct frag_file *x = a, *y = b;
+	const struct frag_state *st = arg;
 	long long d = 0;
 
-	switch (st.sort) {
+	switch (st->sort) {
 	case SO_EXTENTS:
 		d = (long long)y->extents - (long long)x->extents;
 		break;
@@ -84,91 +93,94 @@ static int cmp_files(const void *a, const void *b)
 
 static void refresh_data(struct tui *t)
 {
+	struct frag_state *st = state(t);
 	unsigned long per = flex_groups_per(t->fs);
 	dgrp_t first = 0, last = t->fs->group_desc_count - 1;
 
-	if (st.hgen != t->gen + 1) {
-		st.hgen = t->gen + 1;
-		if (st.scope == SC_GROUP) {
-			first = last = st.scope_n;
-		} else if (st.scope == SC_FLEX) {
-			first = st.scope_n * per;
+	if (st->hgen != t->gen + 1) {
+		st->hgen = t->gen + 1;
+		if (st->scope == SC_GROUP) {
+			first = last = st->scope_n;
+		} else if (st->scope == SC_FLEX) {
+			first = st->scope_n * per;
 			if (first + per - 1 < last)
 				last = first + per - 1;
 		}
-		st.herr = frag_free_hist(t->s, first, last, &st.h);
+		st->herr = frag_free_hist(t->s, first, last, &st->h);
 	}
-	if (st.fgen != t->gen + 1 && owner_index_complete(t->s)) {
-		st.fgen = t->gen + 1;
-		if (st.fok)
-			frag_files_release(&st.f);
-		st.ferr = frag_files_get(t->s, TOP_FILES, &st.f);
-		st.fok = !st.ferr;
-		if (frag_special_get(t->s, st.sp, &st.nsp))
-			st.nsp = 0;
-		if (st.fok)
-			qsort(st.f.worst, st.f.nworst, sizeof(*st.f.worst),
-			      cmp_files);
+	if (st->fgen != t->gen + 1 && owner_index_complete(t->s)) {
+		st->fgen = t->gen + 1;
+		if (st->fok)
+			frag_files_release(&st->f);
+		st->ferr = frag_files_get(t->s, TOP_FILES, &st->f);
+		st->fok = !st->ferr;
+		if (frag_special_get(t->s, st->sp, &st->nsp))
+			st->nsp = 0;
+		if (st->fok)
+			qsort_r(st->f.worst, st->f.nworst, sizeof(*st->f.worst),
+			      cmp_files, st);
 	}
 }
 
 static void select_file(struct tui *t)
 {
+	struct frag_state *st = state(t);
 	struct tui_range *r;
 	char what[64];
 	ext2_ino_t ino;
 	size_t i;
 
-	if (!st.fok || !st.f.nworst)
+	if (!st->fok || !st->f.nworst)
 		return;
-	ino = st.f.worst[st.sel].ino;
+	ino = st->f.worst[st->sel].ino;
 	tui_select_file(t, ino, NULL);
-	if (ino == st.runs_ino && !strncmp(t->hl_what, "fragments", 9))
+	if (ino == st->runs_ino && !strncmp(t->hl_what, "fragments", 9))
 		return;
-	free(st.runs);
-	st.runs = NULL;
-	st.nruns = st.frag = 0;
-	st.runs_ino = ino;
-	if (owner_inode_runs(t->s, ino, &st.runs, &st.nruns))
+	free(st->runs);
+	st->runs = NULL;
+	st->nruns = st->frag = 0;
+	st->runs_ino = ino;
+	if (owner_inode_runs(t->s, ino, &st->runs, &st->nruns))
 		return;
-	r = calloc(st.nruns ? st.nruns : 1, sizeof(*r));
+	r = calloc(st->nruns ? st->nruns : 1, sizeof(*r));
 	if (!r)
 		return;
-	for (i = 0; i < st.nruns; i++) {
-		r[i].start = st.runs[i].start;
-		r[i].len = st.runs[i].len;
+	for (i = 0; i < st->nruns; i++) {
+		r[i].start = st->runs[i].start;
+		r[i].len = st->runs[i].len;
 	}
 	snprintf(what, sizeof(what), "fragments of <%u>", ino);
-	tui_set_highlight(t, r, st.nruns, what);
+	tui_set_highlight(t, r, st->nruns, what);
 	free(r);
-	if (st.nruns)
-		t->cur = st.runs[0].start;
+	if (st->nruns)
+		t->cur = st->runs[0].start;
 }
 
 static void draw_hist(struct tui *t, int y, int x, int h, int w)
 {
+	struct frag_state *st = state(t);
 	static const char *const sc[] = {"whole filesystem", "group",
 					 "flex group"};
 	blk64_t maxc = 1;
 	int i, row = y + 2, top = FRAG_BUCKETS - 1;
 
 	tui_text(t, y, x, w, R_HEAD, "Free extents, %s%s%.0lu: %llu free "
-		 "blocks in %llu extents", sc[st.scope],
-		 st.scope ? " " : "", st.scope ? st.scope_n : 0,
-		 (unsigned long long)st.h.free_blocks,
-		 (unsigned long long)st.h.free_extents);
-	if (st.herr) {
+		 "blocks in %llu extents", sc[st->scope],
+		 st->scope ? " " : "", st->scope ? st->scope_n : 0,
+		 (unsigned long long)st->h.free_blocks,
+		 (unsigned long long)st->h.free_extents);
+	if (st->herr) {
 		tui_text(t, y + 1, x, w, R_ERROR, "%s",
-			 error_message(st.herr));
+			 error_message(st->herr));
 		return;
 	}
 	tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s %5s", "size (blocks)",
 		 "extents", "blocks", "%");
-	while (top > 0 && !st.h.count[top])
+	while (top > 0 && !st->h.count[top])
 		top--;
 	for (i = 0; i <= top; i++)
-		if (st.h.count[i] > maxc)
-			maxc = st.h.count[i];
+		if (st->h.count[i] > maxc)
+			maxc = st->h.count[i];
 	for (i = 0; i <= top && row < y + h; i++, row++) {
 		char range[32];
 		int bw = w - 46;
@@ -176,62 +188,63 @@ static void draw_hist(struct tui *t, int y, int x, int h, int w)
 		snprintf(range, sizeof(range), "%llu-%llu", 1ULL << i,
 			 (2ULL << i) - 1);
 		tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu %5.1f",
-			 range, (unsigned long long)st.h.count[i],
-			 (unsigned long long)st.h.blocks[i],
-			 st.h.free_blocks ? st.h.blocks[i] * 100.0 /
-			 st.h.free_blocks : 0.0);
+			 range, (unsigned long long)st->h.count[i],
+			 (unsigned long long)st->h.blocks[i],
+			 st->h.free_blocks ? st->h.blocks[i] * 100.0 /
+			 st->h.free_blocks : 0.0);
 		if (bw > 2)
 			tui_bar(t, row, x + 44, bw,
-				(double)st.h.count[i] / maxc);
+				(double)st->h.count[i] / maxc);
 	}
 }
 
 static void draw_files(struct tui *t, int y, int x, int h, int w)
 {
+	struct frag_state *st = state(t);
 	int i;
 
-	if (!st.fok) {
+	if (!st->fok) {
 		tui_text(t, y, x, w, R_HEAD, "Worst files: %s",
-			 st.ferr ? error_message(st.ferr) :
+			 st->ferr ? error_message(st->ferr) :
 			 "waiting for the owner scan");
 		return;
 	}
 	tui_text(t, y, x, w, R_HEAD, "%llu files, %llu fragmented, score "
-		 "%.1f/100; sorted by %s", (unsigned long long)st.f.files,
-		 (unsigned long long)st.f.fragmented_files, st.f.score,
-		 sort_names[st.sort]);
+		 "%.1f/100; sorted by %s", (unsigned long long)st->f.files,
+		 (unsigned long long)st->f.fragmented_files, st->f.score,
+		 sort_names[st->sort]);
 	tui_text(t, y + 1, x, w, R_DIM, "%10s %10s %8s %7s", "inode",
 		 "blocks", "extents", "ideal");
-	st.list_y = y + 2;
-	st.list_h = h - 2;
-	if (st.nsp && st.list_h > 3) {	/* the last line: special inodes */
+	st->list_y = y + 2;
+	st->list_h = h - 2;
+	if (st->nsp && st->list_h > 3) {	/* the last line: special inodes */
 		char buf[512];
 		size_t k, o = 0;
 
-		st.list_h--;
+		st->list_h--;
 		buf[0] = 0;
-		for (k = 0; k < st.nsp && o < sizeof(buf); k++)
+		for (k = 0; k < st->nsp && o < sizeof(buf); k++)
 			o += snprintf(buf + o, sizeof(buf) - o, "%s%s <%u> %llu "
-				      "extent%s", k ? ", " : "", st.sp[k].name,
-				      st.sp[k].f.ino,
-				      (unsigned long long)st.sp[k].f.extents,
-				      st.sp[k].f.extents == 1 ? "" : "s");
+				      "extent%s", k ? ", " : "", st->sp[k].name,
+				      st->sp[k].f.ino,
+				      (unsigned long long)st->sp[k].f.extents,
+				      st->sp[k].f.extents == 1 ? "" : "s");
 		tui_text(t, y + h - 1, x, w, R_DIM, "special: %s", buf);
 	}
-	if (st.sel >= (long)st.f.nworst)
-		st.sel = st.f.nworst ? (long)st.f.nworst - 1 : 0;
-	if (st.sel < 0)
-		st.sel = 0;
-	if (st.sel < st.top)
-		st.top = st.sel;
-	if (st.sel >= st.top + st.list_h)
-		st.top = st.sel - st.list_h + 1;
-	for (i = 0; i < st.list_h && st.top + i < (long)st.f.nworst; i++) {
-		const struct frag_file *f = &st.f.worst[st.top + i];
+	if (st->sel >= (long)st->f.nworst)
+		st->sel = st->f.nworst ? (long)st->f.nworst - 1 : 0;
+	if (st->sel < 0)
+		st->sel = 0;
+	if (st->sel < st->top)
+		st->top = st->sel;
+	if (st->sel >= st->top + st->list_h)
+		st->top = st->sel - st->list_h + 1;
+	for (i = 0; i < st->list_h && st->top + i < (long)st->f.nworst; i++) {
+		const struct frag_file *f = &st->f.worst[st->top + i];
 		char path[256];
 
 		tui_inode_path(t, f->ino, path, sizeof(path));
-		tui_text(t, st.list_y + i, x, w, st.top + i == st.sel ?
+		tui_text(t, st->list_y + i, x, w, st->top + i == st->sel ?
 			 R_SELECT : R_NORMAL, "%10u %10llu %8llu %7llu %s",
 			 f->ino, (unsigned long long)f->blocks,
 			 (unsigned long long)f->extents,
@@ -241,6 +254,7 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 
 static void frag_draw(struct tui *t, int y, int x, int h, int w)
 {
+	struct frag_state *st = state(t);
 	struct map_layout m;
 	int mh = h / 4 < 3 ? 3 : h / 4, top = h - mh - 1, lw = w / 2;
 
@@ -249,7 +263,7 @@ static void frag_draw(struct tui *t, int y, int x, int h, int w)
 	draw_hist(t, y, x, top, lw - 1);
 	draw_files(t, y, x + lw, top, w - lw);
 	tui_text(t, y + top, x, w, R_DIM, "highlighted: %s%s", t->hl_what,
-		 st.nruns ? "  (n/N: next/previous fragment)" : "");
+		 st->nruns ? "  (n/N: next/previous fragment)" : "");
 	mapw_fit(t, &m, w, mh);
 	m.cursor = 1;
 	mapw_draw(t, &m, y + top + 1, x, mh, w);
@@ -257,69 +271,72 @@ static void frag_draw(struct tui *t, int y, int x, int h, int w)
 
 static void step_frag(struct tui *t, int dir)
 {
-	if (!st.nruns)
+	struct frag_state *st = state(t);
+
+	if (!st->nruns)
 		return;
 	if (dir > 0)
-		st.frag = (st.frag + 1) % st.nruns;
+		st->frag = (st->frag + 1) % st->nruns;
 	else
-		st.frag = (st.frag + st.nruns - 1) % st.nruns;
-	t->cur = st.runs[st.frag].start;
+		st->frag = (st->frag + st->nruns - 1) % st->nruns;
+	t->cur = st->runs[st->frag].start;
 	tui_message(t, 0, "fragment %zu of %zu: blocks %llu-%llu, logical "
-		    "%llu", st.frag + 1, st.nruns,
-		    (unsigned long long)st.runs[st.frag].start,
-		    (unsigned long long)(st.runs[st.frag].start +
-					 st.runs[st.frag].len - 1),
-		    (unsigned long long)st.runs[st.frag].lblk);
+		    "%llu", st->frag + 1, st->nruns,
+		    (unsigned long long)st->runs[st->frag].start,
+		    (unsigned long long)(st->runs[st->frag].start +
+					 st->runs[st->frag].len - 1),
+		    (unsigned long long)st->runs[st->frag].lblk);
 }
 
 static int frag_key(struct tui *t, enum tui_action a, int ch)
 {
+	struct frag_state *st = state(t);
 	unsigned long max;
 
 	switch (a) {
-	case ACT_UP: st.sel--; break;
-	case ACT_DOWN: st.sel++; break;
-	case ACT_PGUP: st.sel -= st.list_h; break;
-	case ACT_PGDN: st.sel += st.list_h; break;
-	case ACT_HOME: st.sel = 0; break;
-	case ACT_END: st.sel = st.fok ? (long)st.f.nworst - 1 : 0; break;
+	case ACT_UP: st->sel--; break;
+	case ACT_DOWN: st->sel++; break;
+	case ACT_PGUP: st->sel -= st->list_h; break;
+	case ACT_PGDN: st->sel += st->list_h; break;
+	case ACT_HOME: st->sel = 0; break;
+	case ACT_END: st->sel = st->fok ? (long)st->f.nworst - 1 : 0; break;
 	case ACT_SCOPE:
-		st.scope = (st.scope + 1) % 3;
-		if (st.scope == SC_FLEX && flex_groups_per(t->fs) < 2)
-			st.scope = SC_FS;
-		st.scope_n = 0;
-		st.hgen = 0;
+		st->scope = (st->scope + 1) % 3;
+		if (st->scope == SC_FLEX && flex_groups_per(t->fs) < 2)
+			st->scope = SC_FS;
+		st->scope_n = 0;
+		st->hgen = 0;
 		break;
 	case ACT_SCOPE_NEXT:
 	case ACT_SCOPE_PREV:
-		max = st.scope == SC_GROUP ? t->fs->group_desc_count :
+		max = st->scope == SC_GROUP ? t->fs->group_desc_count :
 		      flex_count(t->fs);
-		if (st.scope == SC_FS)
+		if (st->scope == SC_FS)
 			break;
 		if (a == ACT_SCOPE_NEXT)
-			st.scope_n = (st.scope_n + 1) % max;
+			st->scope_n = (st->scope_n + 1) % max;
 		else
-			st.scope_n = (st.scope_n + max - 1) % max;
-		st.hgen = 0;
+			st->scope_n = (st->scope_n + max - 1) % max;
+		st->hgen = 0;
 		break;
 	case ACT_SORT:
-		st.sort = (st.sort + 1) % SO_MAX;
-		if (st.fok)
-			qsort(st.f.worst, st.f.nworst, sizeof(*st.f.worst),
-			      cmp_files);
+		st->sort = (st->sort + 1) % SO_MAX;
+		if (st->fok)
+			qsort_r(st->f.worst, st->f.nworst, sizeof(*st->f.worst),
+			      cmp_files, st);
 		break;
 	case ACT_NEXT_FRAG: step_frag(t, 1); break;
 	case ACT_PREV_FRAG: step_frag(t, -1); break;
 	case ACT_ENTER:
-		if (st.nruns)
-			tui_jump(t, 1, st.runs[st.frag].start);
+		if (st->nruns)
+			tui_jump(t, 1, st->runs[st->frag].start);
 		break;
 	case ACT_NONE:
-		if (ch != KEY_MOUSE || t->mouse_y < st.list_y ||
-		    t->mouse_y >= st.list_y + st.list_h ||
+		if (ch != KEY_MOUSE || t->mouse_y < st->list_y ||
+		    t->mouse_y >= st->list_y + st->list_h ||
 		    t->mouse_x < t->cols / 2)
 			return 0;
-		st.sel = st.top + t->mouse_y - st.list_y;
+		st->sel = st->top + t->mouse_y - st->list_y;
 		break;
 	default:
 		return 0;
@@ -328,6 +345,7 @@ static int frag_key(struct tui *t, enum tui_action a, int ch)
 }
 
 const struct tui_view view_frag = {
+	.state_size = sizeof(struct frag_state),
 	.name = "frag",
 	.title = "Frag",
 	.draw = frag_draw,

@@ -10,13 +10,20 @@
 #include "journal.h"
 #include "journal_ext.h"
 
-static struct {
+/* The view's state: one per TUI, made and freed with it (tig's private
+ * view state; see tui_view_state()). */
+struct journal_state {
 	int loaded;
 	errcode_t err;
 	struct e2l_journal j;
 	int sel, top;
 	int list_y, list_h;	/* where the list was drawn, for clicks */
-} st;
+};
+
+static struct journal_state *state(struct tui *t)
+{
+	return tui_view_state(t, &view_journal);
+}
 
 static const struct tui_key journal_keys[] = {
 	{'\n', "Enter", ACT_ENTER, "show the selected extent on the group map"},
@@ -25,38 +32,42 @@ static const struct tui_key journal_keys[] = {
 
 static void journal_init(struct tui *t)
 {
-	memset(&st, 0, sizeof(st));
-	st.err = journal_load(t->fs, &st.j);
-	if (!st.err && st.j.external)
-		(void)journal_ext_find(t->s, &st.j);	/* shown as found */
-	st.loaded = !st.err;
+	struct journal_state *st = state(t);
+
+	memset(st, 0, sizeof(*st));
+	st->err = journal_load(t->fs, &st->j);
+	if (!st->err && st->j.external)
+		(void)journal_ext_find(t->s, &st->j);	/* shown as found */
+	st->loaded = !st->err;
 }
 
 static void journal_fini(struct tui *t)
 {
-	(void)t;
-	if (st.loaded)
-		journal_release(&st.j);
-	st.loaded = 0;
+	struct journal_state *st = state(t);
+
+	if (st->loaded)
+		journal_release(&st->j);
+	st->loaded = 0;
 }
 
 static void set_highlight(struct tui *t)
 {
+	struct journal_state *st = state(t);
 	struct tui_range *r;
-	unsigned i, n = st.j.next + st.j.nmap;
+	unsigned i, n = st->j.next + st->j.nmap;
 
 	if (!strcmp(t->hl_what, "journal") || !n)
 		return;
 	r = calloc(n, sizeof(*r));
 	if (!r)
 		return;
-	for (i = 0; i < st.j.next; i++) {
-		r[i].start = st.j.ext[i].pblk;
-		r[i].len = st.j.ext[i].len;
+	for (i = 0; i < st->j.next; i++) {
+		r[i].start = st->j.ext[i].pblk;
+		r[i].len = st->j.ext[i].len;
 	}
-	for (i = 0; i < st.j.nmap; i++) {
-		r[st.j.next + i].start = st.j.map_blocks[i];
-		r[st.j.next + i].len = 1;
+	for (i = 0; i < st->j.nmap; i++) {
+		r[st->j.next + i].start = st->j.map_blocks[i];
+		r[st->j.next + i].len = 1;
 	}
 	tui_set_highlight(t, r, n, "journal");
 	free(r);
@@ -85,7 +96,8 @@ static blk64_t meta_distance(struct tui *t, const struct e2l_jextent *e)
 	return best;
 }
 
-static const char *jfeatures(char *buf, size_t len)
+static const char *jfeatures(const struct journal_state *st, char *buf,
+			     size_t len)
 {
 	static const char *const incompat[] = {"revoke", "64bit",
 		"async_commit", "csum_v2", "csum_v3", "fast_commit"};
@@ -94,17 +106,18 @@ static const char *jfeatures(char *buf, size_t len)
 
 	buf[0] = 0;
 	for (b = 0; b < 6; b++)
-		if (st.j.sb_feature_incompat & (1U << b))
+		if (st->j.sb_feature_incompat & (1U << b))
 			o += snprintf(buf + o, len - o, "%s%s", o ? " " : "",
 				      incompat[b]);
-	if (st.j.sb_feature_compat & 1)
+	if (st->j.sb_feature_compat & 1)
 		snprintf(buf + o, len - o, "%schecksum", o ? " " : "");
 	return buf[0] ? buf : "(none)";
 }
 
 static void journal_draw(struct tui *t, int y, int x, int h, int w)
 {
-	struct e2l_journal *j = &st.j;
+	struct journal_state *st = state(t);
+	struct e2l_journal *j = &st->j;
 	struct tui_sel sel = {.kind = SEL_JOURNAL};
 	struct map_layout m;
 	char feat[128];
@@ -112,9 +125,9 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 	int row = y, i, mh, lh = 2;
 	unsigned k;
 
-	if (!st.loaded) {
+	if (!st->loaded) {
 		tui_text(t, row, x, w, R_ERROR, "journal: %s",
-			 error_message(st.err));
+			 error_message(st->err));
 		return;
 	}
 	if (!j->present) {
@@ -175,7 +188,7 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 			 j->sb_maxlen, j->sb_first, j->sb_sequence,
 			 j->sb_start, j->sb_start ? " (needs recovery)" :
 			 " (empty)", (int)j->sb_errno, j->sb_nr_users,
-			 j->sb_num_fc_blocks, jfeatures(feat, sizeof(feat)),
+			 j->sb_num_fc_blocks, jfeatures(st, feat, sizeof(feat)),
 			 j->sb_uuid);
 	else if (j->sb_absent)
 		tui_text(t, row++, x, w, R_DIM, "the journal superblock is "
@@ -190,21 +203,21 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 	mh = h / 3;
 	if (mh < 3)
 		mh = 3;
-	st.list_y = row;
-	st.list_h = h - (row - y) - mh - lh - 1;
-	if (st.list_h < 1)
-		st.list_h = 1;
-	if (st.sel >= (int)j->next)
-		st.sel = j->next ? j->next - 1 : 0;
-	if (st.sel < st.top)
-		st.top = st.sel;
-	if (st.sel >= st.top + st.list_h)
-		st.top = st.sel - st.list_h + 1;
-	for (i = 0; i < st.list_h && st.top + i < (int)j->next; i++) {
-		const struct e2l_jextent *e = &j->ext[st.top + i];
+	st->list_y = row;
+	st->list_h = h - (row - y) - mh - lh - 1;
+	if (st->list_h < 1)
+		st->list_h = 1;
+	if (st->sel >= (int)j->next)
+		st->sel = j->next ? j->next - 1 : 0;
+	if (st->sel < st->top)
+		st->top = st->sel;
+	if (st->sel >= st->top + st->list_h)
+		st->top = st->sel - st->list_h + 1;
+	for (i = 0; i < st->list_h && st->top + i < (int)j->next; i++) {
+		const struct e2l_jextent *e = &j->ext[st->top + i];
 		char gapbuf[24], distbuf[24];
 
-		k = st.top + i;
+		k = st->top + i;
 		if (k == 0) {
 			snprintf(gapbuf, sizeof(gapbuf), "-");
 		} else {
@@ -225,8 +238,8 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 		else
 			snprintf(distbuf, sizeof(distbuf), "%llu",
 				 (unsigned long long)dist);
-		tui_text(t, st.list_y + i, x, w,
-			 (int)k == st.sel ? R_SELECT : R_NORMAL,
+		tui_text(t, st->list_y + i, x, w,
+			 (int)k == st->sel ? R_SELECT : R_NORMAL,
 			 "%5u %12llu %7llu-%-7llu %10llu %7u %12s %12s", k,
 			 (unsigned long long)e->lblk,
 			 (unsigned long long)e->pblk,
@@ -235,9 +248,9 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 			 ext2fs_group_of_blk2(t->fs, e->pblk), gapbuf,
 			 distbuf);
 	}
-	if (j->next && (t->cur < j->ext[st.sel].pblk ||
-			t->cur >= j->ext[st.sel].pblk + j->ext[st.sel].len))
-		t->cur = j->ext[st.sel].pblk;
+	if (j->next && (t->cur < j->ext[st->sel].pblk ||
+			t->cur >= j->ext[st->sel].pblk + j->ext[st->sel].len))
+		t->cur = j->ext[st->sel].pblk;
 	row = y + h - mh - lh;
 	mapw_fit(t, &m, w, mh);
 	m.cursor = 1;
@@ -247,49 +260,51 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 
 static int journal_key(struct tui *t, enum tui_action a, int ch)
 {
-	int n = st.j.next;
+	struct journal_state *st = state(t);
+	int n = st->j.next;
 
 	switch (a) {
 	case ACT_UP:
-		if (st.sel > 0)
-			st.sel--;
+		if (st->sel > 0)
+			st->sel--;
 		break;
 	case ACT_DOWN:
-		if (st.sel < n - 1)
-			st.sel++;
+		if (st->sel < n - 1)
+			st->sel++;
 		break;
 	case ACT_PGUP:
-		st.sel = st.sel > st.list_h ? st.sel - st.list_h : 0;
+		st->sel = st->sel > st->list_h ? st->sel - st->list_h : 0;
 		break;
 	case ACT_PGDN:
-		st.sel = st.sel + st.list_h < n ? st.sel + st.list_h :
+		st->sel = st->sel + st->list_h < n ? st->sel + st->list_h :
 						  (n ? n - 1 : 0);
 		break;
 	case ACT_HOME:
-		st.sel = 0;
+		st->sel = 0;
 		break;
 	case ACT_END:
-		st.sel = n ? n - 1 : 0;
+		st->sel = n ? n - 1 : 0;
 		break;
 	case ACT_ENTER:
 		if (n)
-			tui_jump(t, 1, st.j.ext[st.sel].pblk);
+			tui_jump(t, 1, st->j.ext[st->sel].pblk);
 		break;
 	case ACT_NONE:
-		if (ch == KEY_MOUSE && t->mouse_y >= st.list_y &&
-		    t->mouse_y < st.list_y + st.list_h &&
-		    st.top + t->mouse_y - st.list_y < n)
-			st.sel = st.top + t->mouse_y - st.list_y;
+		if (ch == KEY_MOUSE && t->mouse_y >= st->list_y &&
+		    t->mouse_y < st->list_y + st->list_h &&
+		    st->top + t->mouse_y - st->list_y < n)
+			st->sel = st->top + t->mouse_y - st->list_y;
 		break;
 	default:
 		return 0;
 	}
 	if (n)
-		t->cur = st.j.ext[st.sel].pblk;
+		t->cur = st->j.ext[st->sel].pblk;
 	return 1;
 }
 
 const struct tui_view view_journal = {
+	.state_size = sizeof(struct journal_state),
 	.name = "journal",
 	.title = "Journal",
 	.init = journal_init,

@@ -13,13 +13,20 @@
 #include "frag.h"
 #include "journal.h"
 
-static struct {
+/* The view's state: one per TUI, made and freed with it (tig's private
+ * view state; see tui_view_state()). */
+struct overview_state {
 	int jloaded;
 	struct e2l_journal j;
 	unsigned frag_gen;	/* t->gen + 1 when computed */
 	double score;
 	int score_ok;
-} st;
+};
+
+static struct overview_state *state(struct tui *t)
+{
+	return tui_view_state(t, &view_overview);
+}
 
 static void human(char *buf, size_t len, unsigned long long bytes)
 {
@@ -53,34 +60,40 @@ static void features(ext2_filsys fs, char *buf, size_t len)
 
 static void overview_init(struct tui *t)
 {
-	memset(&st, 0, sizeof(st));
-	st.jloaded = !journal_load(t->fs, &st.j);
+	struct overview_state *st = state(t);
+
+	memset(st, 0, sizeof(*st));
+	st->jloaded = !journal_load(t->fs, &st->j);
 }
 
 static void overview_fini(struct tui *t)
 {
-	(void)t;
-	if (st.jloaded)
-		journal_release(&st.j);
-	st.jloaded = 0;
+	struct overview_state *st = state(t);
+
+	if (st->jloaded)
+		journal_release(&st->j);
+	st->jloaded = 0;
 }
 
 static void frag_score(struct tui *t)
 {
+	struct overview_state *st = state(t);
 	struct frag_files f;
 
-	if (st.frag_gen == t->gen + 1 || !owner_index_complete(t->s))
+	if (st->frag_gen == t->gen + 1 || !owner_index_complete(t->s))
 		return;
-	st.frag_gen = t->gen + 1;
-	st.score_ok = !frag_files_get(t->s, 1, &f);
-	if (st.score_ok) {
-		st.score = f.score;
+	st->frag_gen = t->gen + 1;
+	st->score_ok = !frag_files_get(t->s, 1, &f);
+	if (st->score_ok) {
+		st->score = f.score;
 		frag_files_release(&f);
 	}
 }
 
 static void overview_draw(struct tui *t, int y, int x, int h, int w)
 {
+	struct overview_state *st = state(t);
+
 	ext2_filsys fs = t->fs;
 	struct ext2_super_block *sb = fs->super;
 	struct map_layout m;
@@ -139,19 +152,19 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 		 fs->group_desc_count, sb->s_blocks_per_group,
 		 sb->s_inodes_per_group, flex_count(fs),
 		 flex_groups_per(fs));
-	if (!st.jloaded || !st.j.present)
+	if (!st->jloaded || !st->j.present)
 		snprintf(a, sizeof(a), "none");
-	else if (st.j.external)
-		snprintf(a, sizeof(a), "external, UUID %s", st.j.ext_uuid);
+	else if (st->j.external)
+		snprintf(a, sizeof(a), "external, UUID %s", st->j.ext_uuid);
 	else {
-		human(b, sizeof(b), st.j.size_bytes);
+		human(b, sizeof(b), st->j.size_bytes);
 		snprintf(a, sizeof(a), "inode <%u>, %s in %u extent(s)",
-			 st.j.ino, b, st.j.next);
+			 st->j.ino, b, st->j.next);
 	}
 	tui_text(t, row++, x, w, R_NORMAL, "journal: %s", a);
 	frag_score(t);
-	if (st.score_ok)
-		snprintf(a, sizeof(a), "%.1f / 100 (0 is perfect)", st.score);
+	if (st->score_ok)
+		snprintf(a, sizeof(a), "%.1f / 100 (0 is perfect)", st->score);
 	else
 		snprintf(a, sizeof(a), "%s", t->scanning ?
 			 "waiting for the owner scan" : "not available");
@@ -185,6 +198,7 @@ static int overview_key(struct tui *t, enum tui_action a, int ch)
 }
 
 const struct tui_view view_overview = {
+	.state_size = sizeof(struct overview_state),
 	.name = "overview",
 	.title = "Overview",
 	.init = overview_init,

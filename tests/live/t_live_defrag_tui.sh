@@ -5,28 +5,9 @@
 # "no" moves nothing, `yes` moves it (progress, "Applied and verified");
 # filefrag shows fewer extents, the content is unchanged, e2fsck -fn clean.
 . "$(dirname "$0")/ldf_lib.sh"
-command -v tmux >/dev/null 2>&1 || skip "tmux is missing: live defrag TUI test skipped"
-sock=e2l-ldftui-$$
-TM="tmux -L $sock"
-cleanup_tui() { $TM kill-server 2>/dev/null; ldf_cleanup; }
-trap cleanup_tui EXIT
-fail() {
-	echo "--- screen:"; grep -v '^ *$' "$T/screen" 2>/dev/null | tail -30
-	echo "--- stderr:"; cat "$T/err" 2>/dev/null
-	echo "FAIL: $*"; exit 1
-}
-capture() { $TM capture-pane -p -t e2l > "$T/screen" 2>/dev/null; }
-wait_for() {	# PATTERN [what]: polls the pane for up to ~20 s
-	i=0
-	while [ $i -lt 100 ]; do
-		capture
-		grep -q -- "$1" "$T/screen" && return 0
-		sleep 0.2
-		i=$((i + 1))
-	done
-	fail "${2:-screen never showed: $1}"
-}
-keys() { $TM send-keys -t e2l "$@"; }
+cleanup() { ldf_cleanup; }	# run by testlib's exit trap, after tmux's
+. "$(dirname "$0")/../lib/tmux.sh"
+on_fail() { tmux_on_fail; echo "--- stderr:"; cat "$T/err" 2>/dev/null; }
 
 ldf_mount 64M "-b 4096"
 ldf_frag 30 4 "$mnt/worst" "$mnt/other"
@@ -34,15 +15,14 @@ ldf_frag 10 4 "$mnt/worst" "$mnt/x"
 sync
 n0=$(nextents "$mnt/worst")
 sum0=$(sha256sum < "$mnt/worst")
-$TM -f /dev/null new-session -d -s e2l -x 160 -y 50 \
-	"env ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$T/err'; echo \$? > '$T/rc'; sleep 30" ||
-	skip "tmux could not start a session: live defrag TUI test skipped"
+tmux_start -x 160 -y 50 \
+	"env ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$T/err'; echo \$? > '$T/rc'; sleep 30"
 wait_for "LIVE" "no LIVE mark"
 wait_for "owner scan: complete" "the owner scan never completed"
 keys 5; wait_for "fragmented, score" "no frag view"
 keys e; wait_for "Selection: file <$(stat -c %i "$mnt/worst")>" "e did not select the worst file"
 wait_for "live defrag through the kernel" "no live operation in the menu"
-grep -q "defrag: one contiguous run" "$T/screen" && fail "offline defrag offered on a live view"
+grep -q "defrag: one contiguous run" "$SCREEN" && fail "offline defrag offered on a live view"
 keys 1; wait_for "Live plan: defrag $mnt/worst" "no live plan screen"
 wait_for "extents: $n0 before, 1 after" "the plan does not show the donor's extents"
 wait_for "after: *[X#.]" "no after map"
@@ -52,14 +32,13 @@ keys n o Enter; wait_for "cancelled: nothing was written" "typing no did not can
 keys a; wait_for "Type yes" "no yes prompt (again)"
 keys y e s Enter
 wait_for "Applied and verified" "the live defrag was not applied and verified"
-grep -q "Moved $mnt/worst: 1 extent now" "$T/screen" || fail "no check line on the result screen"
+grep -q "Moved $mnt/worst: 1 extent now" "$SCREEN" || fail "no check line on the result screen"
 [ "$(nextents "$mnt/worst")" = 1 ] || fail "filefrag: $(nextents "$mnt/worst") extents after"
 [ "$(sha256sum < "$mnt/worst")" = "$sum0" ] || fail "content changed"
 keys Enter; keys q
-i=0
-while [ ! -s "$T/rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_file "$T/rc" "the TUI did not quit"
 [ "$(cat "$T/rc" 2>/dev/null)" = 0 ] || fail "exit status $(cat "$T/rc" 2>/dev/null)"
-$TM kill-server 2>/dev/null
+tmux_stop
 ldf_umount
 e2fsck -fn "$T/img" > "$T/fsck" 2>&1 || fail "e2fsck -fn: $(cat "$T/fsck")"
 echo "live defrag TUI: e, plan screen, no cancels, yes moves, verified, fsck: ok"
