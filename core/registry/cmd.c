@@ -112,6 +112,8 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 		need |= NEED_INODE_BITMAP;
 	if ((c->flags & CMD_LIVE_KERNEL) && s->live)
 		need = 0;
+	/* debugfs's requests see the bitmaps debugfs would load */
+	s->debugfs_bitmaps = (c->flags & CMD_DEBUGFS) != 0;
 	return need ? dfs_check_loaded(s, who, need) : 0;
 }
 

@@ -551,14 +551,16 @@ errcode_t session_need(struct session *s, unsigned need)
 	if (need & NEED_BLOCK_BITMAP)
 		bitmap_readahead(s, 0);
 	if (need & NEED_INODE_BITMAP) {
-		session_bitmap_type(s->fs, s->fs->super->s_inodes_count);
+		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
+				    ~0ULL : s->fs->super->s_inodes_count);
 		err = ext2fs_read_inode_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_INODE_BITMAP;
 	}
 	if (need & NEED_BLOCK_BITMAP) {
-		session_bitmap_type(s->fs, ext2fs_blocks_count(s->fs->super) /
+		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
+				    ~0ULL : ext2fs_blocks_count(s->fs->super) /
 				    EXT2FS_CLUSTER_RATIO(s->fs));
 		err = ext2fs_read_block_bitmap(s->fs);
 		if (err)

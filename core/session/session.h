@@ -49,6 +49,11 @@ struct session {
 	struct owner_index *owners;	/* built on first use */
 	struct plan *plan;	/* current layout plan, or NULL */
 	bool plan_only;		/* `plan OP`: build and show, never apply */
+	bool debugfs_bitmaps;	/* bitmaps load as debugfs loads them (its
+				   rbtree, whose answers on a damaged bitmap
+				   debugfs's requests must match); set by the
+				   dispatcher for debugfs's requests and in
+				   the debugfs personality */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live/live.h) */
 	struct ldf_plan *live_plan;	/* live defrag's current plan (its

@@ -64,7 +64,7 @@ refuse "is not a directory" "$A" "$A" --workload smallcreate --workdir "$T/none"
 refuse "--keep-b keeps the B that --change makes" "$A" "$A" --workload smallcreate --keep-b "$T/kb.img"
 refuse "must not exist" "$A" --change "journal relocate" --workload smallcreate --keep-b "$A"
 "$E2LAYOUT" experiment --help > "$T/help" || fail "experiment --help failed"
-grep -q "^Synopsis: e2layout experiment" "$T/help" || fail "experiment --help shows no synopsis"
+grep -q "^Synopsis: experiment A.img" "$T/help" || fail "experiment --help shows no synopsis"
 
 if [ "$(id -u)" = 0 ]; then
 	# a mounted image is refused before anything is copied
