@@ -77,6 +77,14 @@ const char *lab_fact_deleted(const struct lab_fact_arg *a,
 			     struct lab_fact *f);
 const char *lab_fact_worst(const struct lab_fact_arg *a, struct lab_fact *f);
 
+/* exp(NAME).field of NAME.json beside image, a saved experiment --json
+ * result: bound, same, runs, change, workload, mount, METRIC.significant,
+ * .mean_a, .mean_b, .ci_zero, .verdict; NULL or why not. */
+const char *lab_fact_exp(const char *image, const char *name,
+			 const char *field, struct lab_fact *f);
+/* 1 when field[0..n) is a field exp(NAME) has. */
+int lab_exp_field_ok(const char *field, size_t n);
+
 /* A 64-bit checksum of a file's content and size, as 16 hex digits. */
 errcode_t lab_file_sum(ext2_filsys fs, ext2_ino_t ino, char out[17]);
 

@@ -11,7 +11,7 @@
 export USER=alice
 
 "$E2LAYOUT" lab list > "$T/list" || fail "lab list failed"
-for want in where journal flexbg fragfiles prealloc live repair undelete logdump extents inodes htree metabg fastcommit bigalloc orlov; do
+for want in where journal flexbg fragfiles prealloc live repair undelete logdump extents inodes htree metabg fastcommit bigalloc orlov measure; do
 	grep -q "^$want " "$T/list" || fail "lab list lacks $want"
 done
 grep "^live " "$T/list" | grep -q "live system" || fail "live is not marked as needing a live system"
