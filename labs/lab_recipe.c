@@ -530,8 +530,9 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			 kfirst + 1);
 		err = lab_kernel_steps(path, lines + kfirst, nl - kfirst,
 				       r.d.seed, where, out);
-		if (err)
-			unlink(path);	/* never a half-built scenario */
+		if (err && err != EBUSY)
+			unlink(path);	/* never a half-built scenario (but
+					 * never one still mounted either) */
 	}
 out:
 	for (i = 0; i < nl; i++)
