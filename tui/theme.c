@@ -4,7 +4,9 @@
  * ASCII) and the glyph-only letters used without colour (NO_COLOR). */
 #include "tui_int.h"
 #include "palette.h"
+#include "uchar.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,11 +235,44 @@ void tui_fill(struct tui *t, int y, int x, int w, int role)
 	attrset(A_NORMAL);
 }
 
+/* Byte i of s is part of a number: a digit, or a separator between two. */
+static int in_number(const char *s, int i)
+{
+	if (i < 0 || !s[i])
+		return 0;
+	if (isdigit((unsigned char)s[i]))
+		return 1;
+	return strchr(".,:", s[i]) && i > 0 &&
+	       isdigit((unsigned char)s[i - 1]) &&
+	       isdigit((unsigned char)s[i + 1]);
+}
+
+/* Where to cut s to fit w columns with an ellipsis after it: on a
+ * character boundary, never inside a number (the whole number goes). */
+static int fit_cut(const char *s, int len, int w, int utf8)
+{
+	int cut = 0, next;
+
+	while (cut < len) {
+		next = uc_next(s, len, cut, utf8);
+		if (uc_width(s, 0, next, utf8) > w - 1)
+			break;
+		cut = next;
+	}
+	if (in_number(s, cut) && in_number(s, cut - 1))
+		while (cut > 0 && in_number(s, cut - 1))
+			cut--;
+	while (cut > 0 && s[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
 	      ...)
 {
 	char buf[1024];
 	va_list ap;
+	int len, cut;
 
 	if (w <= 0 || y < 0 || y >= t->rows)
 		return;
@@ -245,7 +280,16 @@ void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	attrset(theme_attr(t, role));
-	mvaddnstr(y, x, buf, w);
+	len = (int)strlen(buf);
+	if (uc_width(buf, 0, len, t->utf8) <= w) {
+		mvaddnstr(y, x, buf, len);
+	} else {
+		/* too long: cut with an ellipsis, never through a number
+		 * ("free of 6" for 65536) */
+		cut = fit_cut(buf, len, w, t->utf8);
+		mvaddnstr(y, x, buf, cut);
+		addstr(theme_glyph(t, "…", "~"));
+	}
 	attrset(A_NORMAL);
 }
 
