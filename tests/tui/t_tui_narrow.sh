@@ -57,4 +57,5 @@ for num in $(echo "$line" | sed 's/.*inodes: //' | grep -o '[0-9][0-9]*'); do
 done
 keys q
 wait_file "$T/rc" "the TUI did not quit"
+[ "$(cat "$T/rc")" = 0 ] || fail "exit status $(cat "$T/rc"): $(cat "$T/err")"
 exit 0

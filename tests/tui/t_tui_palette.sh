@@ -40,11 +40,20 @@ run() {
 	n=$((n + 1))
 	TM="tmux -L e2l-pal-$$-$n"
 	name=$1; shift
-	tmux_start "env $* LANG=C.UTF-8 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; sleep 60"
+	rm -f "$T/rc"
+	tmux_start "env $* LANG=C.UTF-8 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 60"
 	wait_for "owner scan complete" "$name: the owner scan never completed"
 	wait_for "file data" "$name: no legend"
 	$TM capture-pane -e -p -t e2l |
 		sed "s/$ESC\[\([0-9;]*\)m/<\1>/g" > "$T/cells"
+}
+# quit NAME: the TUI ends with status 0
+quit() {
+	keys q
+	wait_file "$T/rc" "$1: the TUI did not quit"
+	[ "$(cat "$T/rc")" = 0 ] ||
+		fail "$1: exit status $(cat "$T/rc"): $(cat "$T/err")"
+	tmux_stop
 }
 # the map's rows: lines of cells only (40 or more, no spaces)
 map_rows() {
@@ -72,7 +81,7 @@ for cls in FILE ITABLE JOURNAL FREE; do
 		fail "256 colours: no map cell of $cls in colour $col"
 done
 map_rows 'A-Za-z' >/dev/null && fail "256 colours: a map row of letters"
-tmux_stop
+quit xterm-256color
 
 # --- 8 colours: one letter per class, in its colour
 for term in xterm linux; do
@@ -96,7 +105,7 @@ for term in xterm linux; do
 	map_rows 'A-Za-z?,.' > "$T/rows" || fail "$term: no map rows of letters"
 	grep -q '[Ff]' "$T/rows" || fail "$term: no file data on the map"
 	grep -q '<3[0-7]>[A-Za-z]' "$T/cells" || fail "$term: map letters uncoloured"
-	tmux_stop
+	quit $term
 done
 
 # --- no colour: the letter map as it always was
@@ -112,13 +121,14 @@ for term in vt100 NO_COLOR; do
 	grep -q "letters: the main owner of the used part; UPPER >=50% used" "$T/cells" ||
 		fail "$term: no letter key"
 	map_rows 'A-Za-z?,.' > "$T/rows" || fail "$term: no map rows of letters"
-	tmux_stop
+	quit $term
 done
 
 # --- while the scan runs: "?" for owners not known yet, progress shown
 n=$((n + 1))
 TM="tmux -L e2l-pal-$$-$n"
-tmux_start "env TERM=xterm-256color LANG=C.UTF-8 E2L_TUI_SCAN_SLOW=1 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; sleep 60"
+rm -f "$T/rc"
+tmux_start "env TERM=xterm-256color LANG=C.UTF-8 E2L_TUI_SCAN_SLOW=1 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 60"
 wait_for "scan [0-9]*%, [0-9]* files" "no scan progress on the status line"
 wait_for "owner not known yet" "the legend does not name the unknown owners"
 $TM capture-pane -e -p -t e2l | sed "s/$ESC\[\([0-9;]*\)m/<\1>/g" > "$T/cells"
@@ -127,5 +137,6 @@ grep -q "<38;5;$col>?<39> owner not known yet" "$T/cells" ||
 	fail "the legend's not-known glyph is not ? in colour $col"
 map_rows '·∙░▒▓█?' > "$T/rows" || fail "no map rows while scanning"
 grep -q '?' "$T/rows" || fail "no ? cell on the map while the scan runs"
-keys q
+keys Escape
+quit scanning
 exit 0
