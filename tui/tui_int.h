@@ -10,7 +10,7 @@
 #include "owner.h"
 #include "sink.h"
 
-#define TUI_MIN_COLS	64
+#define TUI_MIN_COLS	60
 #define TUI_MIN_ROWS	16
 #define TUI_NVIEWS	7
 #define TUI_LIVE_SECONDS 5
