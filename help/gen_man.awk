@@ -6,13 +6,21 @@
 # W columns is wrapped: a command line at a space outside its quotes, with a
 # shell continuation (\), other lines under their second column.
 # Variables: W, the width of preformatted text (man's line at 80 columns,
-# 78, less the 7 of the section's indent).
+# 78, less the 7 of the section's indent).  From the environment (taken as
+# they are, unlike -v): E2L_MAN_HEAD, a subsection's name to start with,
+# and E2L_MAN_SUMMARY, a line of prose to put under it.
 
 BEGIN {
 	if (!W)
 		W = 71
 	for (i = 1; i < 256; i++)
 		ord[sprintf("%c", i)] = i
+	if (ENVIRON["E2L_MAN_HEAD"] != "")
+		print ".SS " roff(ENVIRON["E2L_MAN_HEAD"])
+	if (ENVIRON["E2L_MAN_SUMMARY"] != "") {
+		print roff(ENVIRON["E2L_MAN_SUMMARY"])
+		print ".PP"
+	}
 	mode = ""		# "", "fill" or "nf"
 	insyn = 0		# the .nf block is a synopsis
 	nrow = 0
