@@ -88,7 +88,7 @@ awk -v d="$T/r" '
 		f = d "/" (sec == "REQUESTS" ? "cmd." : "topic.") n; next }
 	f != "" { print > f }' "$T/page.txt"
 norm() {	# the words of a text, one a line
-	sed -e 's/·/./g' -e 's/░/:/g' -e 's/▒/+/g' -e 's/▓/*/g' -e 's/█/#/g' \
+	sed -e 's/·/./g' -e 's/░/:/g' -e 's/▒/+/g' -e 's/▓/*/g' -e 's/█/#/g' -e 's/…/~/g' \
 	    -e 's/ \\$//' "$@" | tr -s ' \t\n' '\n\n\n' | sed '/^$/d'
 }
 "$E2LAYOUT" --json -R help "$img" > "$T/help.json" 2>&1 || fail "help --json failed"
