@@ -159,11 +159,12 @@ void mapw_cache_free(struct tui *t)
 }
 
 /* A cell lit by the block-I/O overlay: its heat 3 (now) .. 1 (fading);
- * without colour, letters say read or write. */
+ * without colour, signs no owner letter uses: > write, < read, ) and (
+ * once they fade. */
 static const char *io_glyph(const struct tui *t, int lit, int wr)
 {
 	if (!t->color)
-		return wr ? (lit > 1 ? "W" : "w") : (lit > 1 ? "R" : "r");
+		return wr ? (lit > 1 ? ">" : ")") : (lit > 1 ? "<" : "(");
 	if (lit == 3)
 		return theme_glyph(t, "█", "#");
 	return lit == 2 ? theme_glyph(t, "▓", "*") : theme_glyph(t, "▒", "+");
