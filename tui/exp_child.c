@@ -163,6 +163,8 @@ static void run(struct tui *t, int argc, char **argv)
 	e->blen = 0;
 	e->progress[0] = e->last_err[0] = 0;
 	e->done = e->total = 0;
+	e->kdev = 0;
+	e->dev[0] = 0;
 	e->cancelling = 0;
 	e->started = now_s();
 	e->shown = 1;
@@ -210,6 +212,15 @@ int tui_exp_running(const struct tui *t)
 	return t->exp && t->exp->pid;
 }
 
+int tui_exp_device(const struct tui *t, __u64 *kdev, const char **name)
+{
+	if (!tui_exp_running(t) || !t->exp->kdev || !t->exp->dev[0])
+		return 0;
+	*kdev = t->exp->kdev;
+	*name = t->exp->dev;
+	return 1;
+}
+
 void tui_exp_cancel(struct tui *t)
 {
 	struct tui_exp *e = t->exp;
@@ -241,7 +252,9 @@ static void child_line(struct tui *t, struct tui_exp *e, char *l)
 		snprintf(e->progress, sizeof(e->progress), "%s", p);
 	} else if (sscanf(p, "%*s on /dev/%31s (%u:%u)", dev, &maj, &min) ==
 		   3) {
-		tui_io_follow(t, ((__u64)maj << 20) | min, dev);
+		e->kdev = ((__u64)maj << 20) | min;
+		snprintf(e->dev, sizeof(e->dev), "%s", dev);
+		tui_io_follow(t, e->kdev, dev);
 	} else {
 		snprintf(e->progress, sizeof(e->progress), "%s", p);
 		snprintf(e->last_err, sizeof(e->last_err), "%.500s", l);
@@ -324,6 +337,10 @@ int tui_exp_idle(struct tui *t)
 	if (tui_signal_pending() == SIGINT) {
 		tui_signal_take();	/* C-c cancels the run, not the TUI */
 		tui_exp_cancel(t);
+	} else if (tui_signal_pending()) {
+		t->quit = 1;	/* SIGHUP, SIGTERM: tui_exp_quit cancels it
+				   and waits for its cleanup */
+		return 0;
 	}
 	dirty = read_child(t, e);
 	if (waitpid(e->pid, &st, WNOHANG) == e->pid) {

@@ -6,6 +6,7 @@
  * events come from core/live/io_trace.c into the heat model io_heat.c. */
 #include "tui_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,10 @@ static void io_free(struct tui *t)
 void tui_io_toggle(struct tui *t)
 {
 	struct tui_io *io;
+	const char *dev;
 	char why[512];
 	errcode_t err;
+	__u64 kdev;
 
 	if (t->io) {
 		unsigned long long r = t->io->heat.reads,
@@ -107,10 +110,12 @@ void tui_io_toggle(struct tui *t)
 		}
 		snprintf(io->dev, sizeof(io->dev), "%.120s", t->s->live->source);
 	} else {
-		io->follow = 1;	/* the next run's device, when it mounts */
+		io->follow = 1;	/* each run's device, as it mounts */
 		snprintf(io->dev, sizeof(io->dev), "the experiment's runs");
 	}
 	t->io = io;
+	if (io->follow && tui_exp_device(t, &kdev, &dev))
+		tui_io_follow(t, kdev, dev);
 	tui_signals_catch();
 	io->started = io->last_poll = now_s();
 	t->gen++;
@@ -152,7 +157,8 @@ int tui_io_idle(struct tui *t)
 
 	if (!io)
 		return 0;
-	if (tui_signal_pending() && !tui_exp_running(t)) {
+	if (tui_signal_pending() && (!tui_exp_running(t) ||
+				     tui_signal_pending() != SIGINT)) {
 		t->quit = 1;	/* tui_io_quit removes the instance */
 		return 0;
 	}

@@ -5,6 +5,8 @@
 
 #include <sys/types.h>
 
+#include <ext2fs/ext2fs.h>
+
 #include "exp_result.h"
 
 struct tui_exp {
@@ -24,6 +26,8 @@ struct tui_exp {
 	char progress[256];		/* its last progress line */
 	char last_err[512];		/* its last other line */
 	unsigned done, total;		/* runs */
+	__u64 kdev;			/* the current run's loop device */
+	char dev[32];			/* "loop3"; "" between runs */
 	double started;
 	int cancelling;
 };

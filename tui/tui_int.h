@@ -346,6 +346,9 @@ void tui_io_quit(struct tui *t);
  * 1 when line was an experiment line (handled). */
 int tui_exp_command(struct tui *t, const char *line);
 int tui_exp_running(const struct tui *t);
+/* The running experiment's current loop device: 1 and *kdev, *name (its
+ * name, "loop3") while a run is mounted. */
+int tui_exp_device(const struct tui *t, __u64 *kdev, const char **name);
 /* Polls the running experiment; 1 when the screen should change. */
 int tui_exp_idle(struct tui *t);
 /* Cancels a run (SIGINT to it: it cleans up as on the command line). */
