@@ -38,13 +38,10 @@ static struct tui_exp *exp_get(struct tui *t)
 	return t->exp;
 }
 
-static void console_line(struct tui *t, const char *fmt, const char *a,
-			 const char *b)
+/* One line of the console (a newline added). */
+static void console_line(struct tui *t, const char *text)
 {
-	char buf[2 * PATH_MAX + 600];
-
-	snprintf(buf, sizeof(buf), fmt, a, b);
-	console_append(t, buf, strlen(buf));
+	console_append(t, text, strlen(text));
 	console_append(t, "\n", 1);
 }
 
@@ -63,7 +60,12 @@ static void show_file(struct tui *t, const char *path)
 	err = exp_result_load(path, &r, why, sizeof(why));
 	if (err) {
 		tui_message(t, 1, "experiment show: %s", why);
-		console_line(t, "experiment show: %s%s", why, "");
+		{
+			char line[sizeof(why) + 32];
+
+			snprintf(line, sizeof(line), "experiment show: %s", why);
+			console_line(t, line);
+		}
 		return;
 	}
 	exp_result_free(&e->res);
@@ -170,11 +172,11 @@ static void run(struct tui *t, int argc, char **argv)
 	e->shown = 1;
 	tui_signals_catch();
 	{
-		char pids[32];
+		char line[128];
 
-		snprintf(pids, sizeof(pids), "%ld", (long)pid);
-		console_line(t, "experiment: running in process %s (%s)", pids,
-			     "X shows its progress, Esc cancels");
+		snprintf(line, sizeof(line), "experiment: running in process "
+			 "%ld (X shows its progress, Esc cancels)", (long)pid);
+		console_line(t, line);
 	}
 	tui_message(t, 0, "experiment running (X shows it, Esc cancels)");
 }
@@ -240,7 +242,7 @@ static void child_line(struct tui *t, struct tui_exp *e, char *l)
 	char dev[32];
 	const char *p;
 
-	console_line(t, "%s", l, NULL);
+	console_line(t, l);
 	if (strncmp(l, "experiment: ", 12)) {
 		snprintf(e->last_err, sizeof(e->last_err), "%.500s", l);
 		return;

@@ -7,7 +7,6 @@
 #include "tui_exp.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,9 +172,10 @@ static void plots(struct pane *p, const struct exp_result *r)
 	}
 }
 
-/* The mean over a side's runs of the counter at byte offset off. */
-static double cmean(const struct expr_side *s, size_t off, int io)
+/* The mean of counter k over the runs of a side that have it. */
+static double cmean(const struct expr_side *s, enum expr_counter k)
 {
+	int io = k != EXPR_JBD2_COMMITS;
 	double sum = 0;
 	size_t i, n = 0;
 
@@ -184,16 +184,16 @@ static double cmean(const struct expr_side *s, size_t off, int io)
 
 		if (io ? !r->have_io : !r->have_jbd2)
 			continue;
-		sum += *(const double *)((const char *)r + off);
+		sum += r->c[k];
 		n++;
 	}
 	return n ? sum / (double)n : NAN;
 }
 
 static void counter_line(struct pane *p, const struct exp_result *r,
-			 const char *name, size_t off, int io)
+			 const char *name, enum expr_counter k)
 {
-	double a = cmean(&r->side[0], off, io), b = cmean(&r->side[1], off, io);
+	double a = cmean(&r->side[0], k), b = cmean(&r->side[1], k);
 	char as[32], bs[32];
 
 	snprintf(as, sizeof(as), isnan(a) ? "-" : "%.1f", a);
@@ -201,29 +201,27 @@ static void counter_line(struct pane *p, const struct exp_result *r,
 	line(p, R_NORMAL, "  %-26s %14s %14s", name, as, bs);
 }
 
-#define OFF(f) offsetof(struct expr_run, f)
-
 static void counters(struct pane *p, const struct exp_result *r)
 {
 	int cls;
 
 	line(p, R_HEAD, "%-28s %14s %14s", "Counters (mean per run)", "A",
 	     "B");
-	counter_line(p, r, "jbd2 commits", OFF(jbd2_commits), 0);
-	counter_line(p, r, "jbd2 blocks logged", OFF(jbd2_blocks), 1);
-	counter_line(p, r, "block requests", OFF(io_requests), 1);
-	counter_line(p, r, "  reads", OFF(io_reads), 1);
-	counter_line(p, r, "  writes", OFF(io_writes), 1);
-	counter_line(p, r, "  sequential", OFF(io_sequential), 1);
-	counter_line(p, r, "  seeking", OFF(io_seeks), 1);
-	counter_line(p, r, "journal writes", OFF(journal_writes), 1);
-	counter_line(p, r, "journal breaks", OFF(journal_breaks), 1);
-	counter_line(p, r, "records lost", OFF(lost), 1);
+	counter_line(p, r, "jbd2 commits", EXPR_JBD2_COMMITS);
+	counter_line(p, r, "jbd2 blocks logged", EXPR_JBD2_BLOCKS);
+	counter_line(p, r, "block requests", EXPR_IO_REQUESTS);
+	counter_line(p, r, "  reads", EXPR_IO_READS);
+	counter_line(p, r, "  writes", EXPR_IO_WRITES);
+	counter_line(p, r, "  sequential", EXPR_IO_SEQUENTIAL);
+	counter_line(p, r, "  seeking", EXPR_IO_SEEKS);
+	counter_line(p, r, "journal writes", EXPR_JOURNAL_WRITES);
+	counter_line(p, r, "journal breaks", EXPR_JOURNAL_BREAKS);
+	counter_line(p, r, "records lost", EXPR_LOST);
 	line(p, R_NORMAL, "  requests by owner class:");
 	for (cls = 0; cls < OWN_CLASS_MAX; cls++) {
-		size_t off = OFF(by_owner) + (size_t)cls * sizeof(double);
-		double a = cmean(&r->side[0], off, 1);
-		double b = cmean(&r->side[1], off, 1);
+		enum expr_counter k = (enum expr_counter)(EXPR_OWNER0 + cls);
+		double a = cmean(&r->side[0], k);
+		double b = cmean(&r->side[1], k);
 
 		if ((isnan(a) || a == 0) && (isnan(b) || b == 0))
 			continue;
@@ -231,7 +229,7 @@ static void counters(struct pane *p, const struct exp_result *r)
 
 		snprintf(name, sizeof(name), "    %s",
 			 owner_class_name((enum owner_class)cls));
-		counter_line(p, r, name, off, 1);
+		counter_line(p, r, name, k);
 	}
 }
 

@@ -37,22 +37,32 @@ static double num_member(const struct expj *o, const char *key, int *have)
 	return v ? v->num : 0;
 }
 
+static const struct {
+	const char *key;
+	enum expr_counter c;
+} counter_keys[] = {
+	{ "jbd2_blocks", EXPR_JBD2_BLOCKS },
+	{ "io_requests", EXPR_IO_REQUESTS },
+	{ "io_reads", EXPR_IO_READS },
+	{ "io_writes", EXPR_IO_WRITES },
+	{ "io_sequential", EXPR_IO_SEQUENTIAL },
+	{ "io_seeks", EXPR_IO_SEEKS },
+	{ "journal_writes", EXPR_JOURNAL_WRITES },
+	{ "journal_breaks", EXPR_JOURNAL_BREAKS },
+	{ "lost_events", EXPR_LOST },
+};
+
 static void counters(const struct expj *c, struct expr_run *r)
 {
 	const struct expj *own;
 	size_t i;
 	int cls;
 
-	r->jbd2_commits = num_member(c, "jbd2_commits", &r->have_jbd2);
-	r->io_requests = num_member(c, "io_requests", &r->have_io);
-	r->jbd2_blocks = num_member(c, "jbd2_blocks", NULL);
-	r->io_reads = num_member(c, "io_reads", NULL);
-	r->io_writes = num_member(c, "io_writes", NULL);
-	r->io_seeks = num_member(c, "io_seeks", NULL);
-	r->io_sequential = num_member(c, "io_sequential", NULL);
-	r->journal_writes = num_member(c, "journal_writes", NULL);
-	r->journal_breaks = num_member(c, "journal_breaks", NULL);
-	r->lost = num_member(c, "lost_events", NULL);
+	r->c[EXPR_JBD2_COMMITS] = num_member(c, "jbd2_commits", &r->have_jbd2);
+	(void)num_member(c, "io_requests", &r->have_io);
+	for (i = 0; i < sizeof(counter_keys) / sizeof(counter_keys[0]); i++)
+		r->c[counter_keys[i].c] = num_member(c, counter_keys[i].key,
+						     NULL);
 	own = expj_get_type(c, "io_by_owner", EXPJ_OBJ);
 	for (i = 0; own && i < own->n; i++) {
 		if (own->kids[i].type != EXPJ_NUM)
@@ -60,7 +70,7 @@ static void counters(const struct expj *c, struct expr_run *r)
 		for (cls = 0; cls < OWN_CLASS_MAX; cls++)
 			if (!strcmp(own->keys[i],
 				    owner_class_key((enum owner_class)cls)))
-				r->by_owner[cls] = own->kids[i].num;
+				r->c[EXPR_OWNER0 + cls] = own->kids[i].num;
 	}
 }
 

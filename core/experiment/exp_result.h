@@ -10,17 +10,23 @@
 #define EXPR_MAX_CMP	256
 #define EXPR_MAX_FILE	(64u << 20)
 
+/* A run's mechanism counters, by index (the JSON's counters{} members). */
+enum expr_counter {
+	EXPR_JBD2_COMMITS, EXPR_JBD2_BLOCKS, EXPR_IO_REQUESTS, EXPR_IO_READS,
+	EXPR_IO_WRITES, EXPR_IO_SEQUENTIAL, EXPR_IO_SEEKS, EXPR_JOURNAL_WRITES,
+	EXPR_JOURNAL_BREAKS, EXPR_LOST,
+	EXPR_OWNER0,		/* + enum owner_class: requests by owner */
+	EXPR_NC = EXPR_OWNER0 + OWN_CLASS_MAX
+};
+
 struct expr_run {
 	unsigned index;
 	double seconds;
 	size_t nm;
 	char mname[EXP_MAX_METRICS][EXP_NAME_LEN];
 	double mval[EXP_MAX_METRICS];
-	int have_jbd2, have_io;
-	double jbd2_commits, jbd2_blocks;
-	double io_requests, io_reads, io_writes, io_seeks, io_sequential;
-	double journal_writes, journal_breaks, lost;
-	double by_owner[OWN_CLASS_MAX];	/* requests by owner class */
+	int have_jbd2, have_io;	/* /proc's jbd2 count; the traced ones */
+	double c[EXPR_NC];
 };
 
 struct expr_side {
