@@ -5,6 +5,8 @@
 # Esc cancels it and the child cleans up as on the command line (no mount,
 # loop device, work directory, tracing instance or result file left); run
 # again to its end, its result opens in the panel with both sides' runs.
+# (The waits for an experiment's stages are long: each run syncs and drops
+# the caches of the whole machine, slow when it is busy.)
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop
@@ -29,8 +31,8 @@ keys ':'
 keys -l "experiment a.img a.img --workload smallcreate --dirs 4 --files 3000 --runs 2 --warmup 0"
 keys Enter
 wait_for "Experiment running" "no progress panel"
-wait_for "runs 0/4" "the panel shows no run count"
-wait_for "run 1/4: A #1 (smallcreate)" "the panel shows no progress line"
+wait_for "runs 0/4" "the panel shows no run count" 120
+wait_for "run 1/4: A #1 (smallcreate)" "the panel shows no progress line" 60
 exp_pid=$(ps -eo pid=,args= | awk '/experiment a.img a.img --workload smallcreate --dirs 4 --files 3000/ && !/awk/ { print $1; exit }')
 [ -n "$exp_pid" ] || fail "no experiment child process"
 tui_pid=$(ps -o ppid= -p "$exp_pid" | tr -d ' ')
@@ -40,7 +42,7 @@ keys X
 wait_for "Experiment running" "X did not show the run again"
 keys Escape
 wait_for "cancelling" "Esc did not cancel"
-wait_for "experiment cancelled" "the cancel never finished" 60
+wait_for "experiment cancelled" "the cancel never finished" 120
 wait_until 20 "the cancelled experiment left something behind: $(grep "$T" /proc/mounts; losetup -a | grep "$T"; ls -a "$T" "$T/tmp")" clean
 wait_until 5 "a tracing instance was left: $(ls $tr/instances)" no_instance
 kill -0 "$exp_pid" 2>/dev/null && fail "the experiment's process is still there"
@@ -51,7 +53,7 @@ wait_for "block I/O overlay off" "I did not stop the overlay"
 keys ':'
 keys -l "experiment a.img a.img --workload smallcreate --dirs 1 --files 4 --runs 2 --warmup 0"
 keys Enter
-wait_for "^ *Experiment: smallcreate: 1 directories x 4 files" "the result panel never opened" 90
+wait_for "^ *Experiment: smallcreate: 1 directories x 4 files" "the result panel never opened" 180
 wait_for "^ *A  a.img  (mount options: -; 2 runs)" "side A's runs are not shown"
 wait_for "^ *B  a.img  (mount options: -; 2 runs)" "side B's runs are not shown"
 grep -q "^ *files_per_second " "$SCREEN" || fail "no files_per_second comparison"
@@ -73,7 +75,7 @@ wait_for " 1 Overview" "the TUI never started (second time)"
 keys ':'
 keys -l "experiment a.img a.img --workload smallcreate --dirs 4 --files 3000 --runs 2 --warmup 0"
 keys Enter
-wait_for "run 1/4: A #1 (smallcreate)" "the second run shows no progress"
+wait_for "run 1/4: A #1 (smallcreate)" "the second run shows no progress" 120
 wait_until 20 "the run never mounted its copy" grep -q "$T" /proc/mounts
 $TM kill-session -t e2l 2>/dev/null
 wait_until 60 "after SIGHUP the experiment left something behind: $(grep "$T" /proc/mounts; losetup -a | grep "$T"; ls -a "$T" "$T/tmp")" clean
