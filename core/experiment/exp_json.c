@@ -149,11 +149,14 @@ static errcode_t string(struct jp *p, char **out)
 				p->pos += 2;
 				if (hex4(p, &lo))
 					goto badesc;
-				if (lo >= 0xdc00 && lo < 0xe000)
+				if (lo >= 0xdc00 && lo < 0xe000) {
 					c = 0x10000 + ((c - 0xd800) << 10) +
 					    (lo - 0xdc00);
-				else
-					n += put_utf8(o + n, c), c = lo;
+				} else {
+					/* a lone high surrogate: '?' */
+					n += put_utf8(o + n, c);
+					c = lo;
+				}
 			}
 			/* 6 or 12 escaped bytes give at most 4 */
 			n += put_utf8(o + n, c);
