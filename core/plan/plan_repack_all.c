@@ -36,6 +36,7 @@ int plan_chain_moves(const struct plan *head, const struct plan *upto,
 blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 					blk64_t first, blk64_t last)
 {
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
 	const struct plan *q;
 	blk64_t a, b, n = 0;
 
@@ -44,11 +45,14 @@ blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 	for (q = p->next; q; q = q->next) {
 		const struct plan_repack *r = q->repack;
 
-		if (!r || !r->n || !repack_overlaps(first, last - first + 1,
-						    r->island, r->island_len))
+		if (!r || !r->n)
 			continue;
-		a = r->island;
-		b = r->island + r->island_len - 1;
+		/* the island's whole clusters (bigalloc: its metadata marks
+		 * them all) */
+		a = r->island & ~mask;
+		b = ((r->island + r->island_len + mask) & ~mask) - 1;
+		if (!repack_overlaps(first, last - first + 1, a, b - a + 1))
+			continue;
 		if (first < a)
 			n += plan_used_outside_later_islands(fs, p, first,
 							     a - 1);
