@@ -5,6 +5,7 @@
  * them (help/labs/README.md lists them all). */
 #include "lab_int.h"
 #include "flex.h"
+#include "gdt_loc.h"
 #include "frag.h"
 #include "journal.h"
 #include "lab_htree.h"
@@ -477,9 +478,7 @@ static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
 		else if (new)
 			add_range(f, new, 1);
 	} else if (!strcmp(name, "desc_block")) {
-		set_num(f, ext2fs_descriptor_block_loc2(fs,
-				sb->s_first_data_block,
-				g / EXT2_DESC_PER_BLOCK(sb)));
+		set_num(f, gdt_block_loc(fs, g / EXT2_DESC_PER_BLOCK(sb)));
 	} else if (!strcmp(name, "desc_copies")) {
 		lab_desc_copies(fs, g, f);
 	} else if (!strcmp(name, "inode_table")) {

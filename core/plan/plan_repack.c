@@ -60,10 +60,25 @@ int repack_in_cluster(ext2_filsys fs, blk64_t b, blk64_t start, blk64_t len)
 	       ((start + len - 1) & ~mask) == (b & ~mask);
 }
 
+blk_t repack_header_len(ext2_filsys fs, dgrp_t g)
+{
+	blk64_t sb, od, nd;
+	blk_t used;
+
+	if (ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used))
+		return 0;
+	/* bigalloc with 1 KiB blocks: group 0 starts at block 0, the boot
+	 * block, which the count leaves out */
+	if (!g && used && fs->blocksize == 1024 &&
+	    !fs->super->s_first_data_block)
+		used++;
+	return used;
+}
+
 /* The end of the first group header overlapping [b, b + len), or 0. */
 static blk64_t header_end(ext2_filsys fs, blk64_t b, blk64_t len)
 {
-	blk64_t end = ext2fs_blocks_count(fs->super), sb, od, nd, gf;
+	blk64_t end = ext2fs_blocks_count(fs->super), gf;
 	dgrp_t g, last;
 	blk_t used;
 
@@ -73,8 +88,7 @@ static blk64_t header_end(ext2_filsys fs, blk64_t b, blk64_t len)
 		len = end - b;
 	last = ext2fs_group_of_blk2(fs, b + len - 1);
 	for (g = ext2fs_group_of_blk2(fs, b); g <= last; g++) {
-		if (ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used))
-			continue;
+		used = repack_header_len(fs, g);
 		gf = ext2fs_group_first_block2(fs, g);
 		if (used && repack_overlaps(b, len, gf, used))
 			return gf + used;
@@ -337,8 +351,7 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 			 unsigned long flex, int log)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t sb, od, nd, g;
-	blk_t used;
+	blk64_t nd, g;
 	dgrp_t per;
 
 	if (log >= 0) {	/* asked for: set unless it is the current one */
@@ -372,10 +385,9 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 	r->first = flex * per;
 	r->n = fs->group_desc_count - r->first < per ?
 	       fs->group_desc_count - r->first : per;
-	if (ext2fs_super_and_bgd_loc2(fs, r->first, &sb, &od, &nd, &used))
-		return 1;
 	/* after the superblock, descriptors and reserved GDT blocks */
-	r->island = ext2fs_group_first_block2(fs, r->first) + used;
+	r->island = ext2fs_group_first_block2(fs, r->first) +
+		    repack_header_len(fs, r->first);
 	/* packed, split around the group headers lying in the way */
 	nd = r->island;
 	for (g = 0; g < 2 * (blk64_t)r->n; g++)

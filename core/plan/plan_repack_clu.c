@@ -13,8 +13,6 @@ static int meets(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
 int repack_meta_at(ext2_filsys fs, blk64_t first, blk64_t len,
 		   blk64_t dind)
 {
-	blk64_t sb, od, nd;
-	blk_t used;
 	dgrp_t g;
 
 	if (dind && meets(dind, 1, first, len))
@@ -25,8 +23,8 @@ int repack_meta_at(ext2_filsys fs, blk64_t first, blk64_t len,
 		    meets(ext2fs_inode_table_loc(fs, g),
 			  fs->inode_blocks_per_group, first, len))
 			return 1;
-		if (!ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used) &&
-		    meets(ext2fs_group_first_block2(fs, g), used, first, len))
+		if (meets(ext2fs_group_first_block2(fs, g),
+			  repack_header_len(fs, g), first, len))
 			return 1;
 	}
 	return 0;

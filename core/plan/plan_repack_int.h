@@ -29,6 +29,10 @@ struct plan_repack {
 extern const char *const repack_what_name[RP_KINDS];
 
 blk64_t repack_item_loc(ext2_filsys fs, dgrp_t g, int what);
+/* The blocks of group g's header (superblock, descriptors, reserved GDT
+ * blocks; and the boot block of a 1 KiB bigalloc group 0) from its first
+ * block; 0 when it has none. */
+blk_t repack_header_len(ext2_filsys fs, dgrp_t g);
 int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen);
 /* 1 when [start, start + len) lies in block b's cluster (b itself without
  * bigalloc). */
