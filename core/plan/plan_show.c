@@ -28,10 +28,24 @@ static blk64_t old_in(const struct plan *p, blk64_t first, blk64_t len)
 	return n;
 }
 
+/* Blocks of [first, first + len) the plan's steps free. */
+static blk64_t freed_in(const struct plan *p, blk64_t first, blk64_t len)
+{
+	blk64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsteps; i++)
+		if (p->steps[i].kind == STEP_FREE)
+			n += overlap(p->steps[i].src, p->steps[i].len, first,
+				     len);
+	return n;
+}
+
 void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
 		    blk64_t lo, blk64_t per, unsigned cells, char *line)
 {
-	blk64_t first, len, mine, used, end = ext2fs_blocks_count(fs->super);
+	blk64_t first, len, mine, used, freed;
+	blk64_t end = ext2fs_blocks_count(fs->super);
 	unsigned c;
 
 	for (c = 0; c < cells; c++) {
@@ -44,8 +58,12 @@ void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
 		used = plan_used_in(fs, first, first + len - 1);
 		mine = old_in(p, first, len);
 		used -= mine;	/* others' blocks */
-		if (after)
-			mine = overlap(p->target, p->target_len, first, len);
+		if (after) {	/* the new run, and what the plan keeps
+				   (prealloc keeps every old extent) */
+			freed = freed_in(p, first, len);
+			mine = overlap(p->target, p->target_len, first, len) +
+			       (mine > freed ? mine - freed : 0);
+		}
 		line[c] = mine ? 'X' : used ? '#' : '.';
 	}
 	line[cells] = 0;
