@@ -157,6 +157,18 @@ void plan_get_stats(const struct plan *p, struct plan_stats *st);
  * end of the filesystem; line holds cells + 1 bytes. */
 void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
 		    blk64_t lo, blk64_t per, unsigned cells, char *line);
+/* The map's cells over blocks [lo, hi): at most PLAN_MAP_CELLS of *per
+ * blocks each (at least 1); returns how many. */
+#define PLAN_MAP_CELLS 64
+unsigned plan_map_cells(blk64_t lo, blk64_t hi, blk64_t *per);
+/* The strip every preview draws: cells of per blocks from lo, each cell's
+ * letter from cell(fs, arg, after, first, len) ("after" as given), ' ' past
+ * the end of the filesystem; line holds cells + 1 bytes. */
+typedef char plan_cell_fn(ext2_filsys fs, const void *arg, int after,
+			  blk64_t first, blk64_t len);
+void plan_strip(ext2_filsys fs, plan_cell_fn *cell, const void *arg,
+		int after, blk64_t lo, blk64_t per, unsigned cells,
+		char *line);
 /* Prints the before/after map strips: the JSON "map" member, or the text
  * block headed "Map of blocks LO-HI, PER blocks per cell (LEGEND):". */
 void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
