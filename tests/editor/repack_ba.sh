@@ -12,10 +12,8 @@
 #     a crash at every write (every other under ASan): after the journal is
 #     replayed as a mount would, e2fsck -fn clean and every file intact.
 
-# BA_EVERY: crash at every BA_EVERY-th write of the repack alone (1: each
-# one); the sanitizer build takes every other one of those.
-ba_stride=${BA_EVERY:-1}
-case "${E2L_BUILD:-}" in *asan*) ba_stride=$((ba_stride * 2)) ;; esac
+# BA_EVERY (read by each ba_case): crash at every BA_EVERY-th write of the
+# repack alone (1: each one); the sanitizer build takes every other one.
 
 ba_files() {
 	mkdir -p "$T/d/sub"
@@ -59,9 +57,11 @@ ba_crash() {	# IMG REQUEST K WHAT
 
 ba_case() {	# NAME BLOCK CLUSTER CPG [,MORE_FEATURES]
 	name=$1; img=$T/$1.img; more=${5:-}
+	ba_stride=${BA_EVERY:-1}
+	case "${E2L_BUILD:-}" in *asan*) ba_stride=$((ba_stride * 2)) ;; esac
 	[ -d "$T/d" ] || ba_files
 	mke2fs -q -F -t ext4 -O bigalloc,^flex_bg$more -b "$2" -C "$3" -g "$4" \
-		-N 2048 -J size=4 -d "$T/d" "$img" 96M >/dev/null 2>&1 ||
+		-N 2048 -J size=4 -d "$T/d" "$img" 48M >/dev/null 2>&1 ||
 		skip "mke2fs cannot make a bigalloc filesystem here ($name)"
 	e2fsck -fn "$img" >/dev/null 2>&1 || fail "$name: the generated image is not clean"
 	ngroups=$(dumpe2fs -h "$img" 2>/dev/null | awk '/^Block count/ { b = $3 }
@@ -118,7 +118,7 @@ $parts
 EOF
 	sums "$img" "$T/want.md5"
 	k=1; crashes=0
-	while [ $k -le 400 ]; do
+	while [ $k -le 1000 ]; do
 		ba_crash "$img" "repack-flex 0" $k "$name repack-flex 0" || break
 		crashes=$((crashes + 1))
 		k=$((k + ba_stride))
