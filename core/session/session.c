@@ -4,6 +4,7 @@
 #include "e2l_err.h"
 #include "fs_probe.h"
 #include "fs_source.h"
+#include "gdt_loc.h"
 #include "journal_ext.h"
 #include "jtrans.h"
 #include "live.h"
@@ -80,8 +81,7 @@ static int group_desc_readable(ext2_filsys fs)
 		return load_group_desc(fs) == 0;
 	if (!fs->desc_blocks)
 		return 1;
-	last = ext2fs_descriptor_block_loc2(fs, fs->super->s_first_data_block,
-					    fs->desc_blocks - 1);
+	last = gdt_block_loc(fs, fs->desc_blocks - 1);
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return 0;
 	err = io_channel_read_blk64(fs->io, last, 1, buf);
@@ -317,7 +317,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
  * have, contiguous blocks in one read. */
 static errcode_t load_group_desc(ext2_filsys fs)
 {
-	blk64_t first = fs->super->s_first_data_block, start = 0, blk;
+	blk64_t start = 0, blk;
 	dgrp_t i, run = 0;
 	char *table = NULL;
 	errcode_t err;
@@ -329,7 +329,7 @@ static errcode_t load_group_desc(ext2_filsys fs)
 		return err;
 	for (i = 0; i <= fs->desc_blocks; i++) {
 		blk = i < fs->desc_blocks ?
-			ext2fs_descriptor_block_loc2(fs, first, i) : 0;
+			gdt_block_loc(fs, i) : 0;
 		if (run && i < fs->desc_blocks && blk == start + run) {
 			run++;
 			continue;
