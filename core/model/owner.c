@@ -517,6 +517,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->inode_buf);
 	free(idx->defer_buf);
 	free(idx->defer_ino);
+	free(idx->probe_found);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);
