@@ -71,6 +71,8 @@ static errcode_t group_bits(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 	}
 	if (!um)
 		return 0;
+	/* an empty rbtree answers a range without writing it */
+	memset(tmp, 0, n);
 	err = ext2fs_get_block_bitmap_range2(um, first, n * 8, tmp);
 	if (err)
 		return err;

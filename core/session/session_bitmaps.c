@@ -4,6 +4,7 @@
 #include "session.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Bits of a conversion buffer: 1 MiB of bitmap at a time, whatever the
  * size of the filesystem. */
@@ -38,6 +39,8 @@ static errcode_t copy_bits(ext2fs_generic_bitmap from, ext2fs_generic_bitmap to,
 		unsigned n = real_end - at + 1 < RETYPE_CHUNK ?
 			     (unsigned)(real_end - at + 1) : RETYPE_CHUNK;
 
+		/* an empty rbtree answers a range without writing it */
+		memset(buf, 0, (n + 7) / 8);
 		err = ext2fs_get_generic_bmap_range(from, at, n, buf);
 		if (!err)
 			err = ext2fs_set_generic_bmap_range(to, at, n, buf);
