@@ -254,6 +254,7 @@ static errcode_t open_device(struct session *s, const char *device,
 	s->flags = flags;
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = s->fs->block_map && s->fs->inode_map ? NEED_BITMAPS : 0;
+	s->rbtree_loaded = s->loaded;	/* read as debugfs reads them */
 	return 0;
 }
 
@@ -528,6 +529,12 @@ errcode_t session_need(struct session *s, unsigned need)
 
 	if (!s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->loaded & need & NEED_BITMAPS) {
+		/* loaded for a request that wanted the other backend */
+		err = session_bitmaps_retype(s, need);
+		if (err)
+			return err;
+	}
 	need &= ~s->loaded;
 	if (!need)
 		return 0;
@@ -551,21 +558,22 @@ errcode_t session_need(struct session *s, unsigned need)
 	if (need & NEED_BLOCK_BITMAP)
 		bitmap_readahead(s, 0);
 	if (need & NEED_INODE_BITMAP) {
-		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
-				    ~0ULL : s->fs->super->s_inodes_count);
+		s->fs->default_bitmap_type =
+			session_bitmap_want(s, NEED_INODE_BITMAP);
 		err = ext2fs_read_inode_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_INODE_BITMAP;
+		session_bitmap_loaded(s, NEED_INODE_BITMAP);
 	}
 	if (need & NEED_BLOCK_BITMAP) {
-		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
-				    ~0ULL : ext2fs_blocks_count(s->fs->super) /
-				    EXT2FS_CLUSTER_RATIO(s->fs));
+		s->fs->default_bitmap_type =
+			session_bitmap_want(s, NEED_BLOCK_BITMAP);
 		err = ext2fs_read_block_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_BLOCK_BITMAP;
+		session_bitmap_loaded(s, NEED_BLOCK_BITMAP);
 	}
 	return 0;
 }
