@@ -63,6 +63,17 @@ errcode_t undo_guard_open(struct session *s, const char *who,
 			  struct undo_guard **gp);
 
 /*
+ * The io manager apply opens the filesystem with to record into g's file
+ * (undo_writer.c): e2layout's own writer of the e2undo format over unix
+ * I/O.  Before each write reaches the device, the old contents of the
+ * blocks it covers that were not saved yet are read in runs of up to 2 MiB,
+ * appended with their keys (zeros as holes in the file), the key block and
+ * header rewritten and the file made durable (fdatasync); its superblock
+ * copy follows the device's as undo_guard_open's does.  NULL without g.
+ */
+io_manager undo_guard_manager(struct undo_guard *g);
+
+/*
  * After the undo channel is closed (the filesystem closed or reopened
  * without it): frees the guard and says what the file is worth.  Returns 0
  * when it restores the device byte for byte; otherwise the error that made

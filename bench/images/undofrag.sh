@@ -1,0 +1,36 @@
+#!/bin/sh
+# undofrag.sh - the undo row's defrag image: ext4 whose file /big (real
+# data) lies in hundreds of pieces in the holes left by deleted fillers,
+# with a contiguous free run above them to defragment it into.  Fillers are
+# allocated with debugfs fallocate (no data written), /big is written with
+# debugfs write.  Checks the extent count.
+# Usage: undofrag.sh OUT SIZE BIG_MIB PIECE_KIB WORKDIR
+set -eu
+out=$1 size=$2 bmib=$3 pkib=$4 work=$5
+mkdir -p "$work"
+cmds=$work/undofrag.$$.cmd data=$work/undofrag.$$.data
+trap 'rm -f "$cmds" "$data"' EXIT INT TERM
+rm -f "$out"
+truncate -s "$size" "$out"
+mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=1,nodiscard "$out" >/dev/null
+pblocks=$((pkib / 4))
+# fillers over twice /big's size, every other one deleted: holes for /big
+n=$((bmib * 2 * 1024 / pkib))
+i=1
+while [ $i -le $n ]; do
+	printf 'write /dev/null f%d\nfallocate f%d 0 %d\n' $i $i $((pblocks - 1))
+	i=$((i + 1))
+done > "$cmds"
+debugfs -w -f "$cmds" "$out" >/dev/null 2>&1
+i=1
+while [ $i -le $n ]; do
+	printf 'rm f%d\n' $i
+	i=$((i + 2))
+done > "$cmds"
+debugfs -w -f "$cmds" "$out" >/dev/null 2>&1
+head -c $((bmib * 1048576)) /dev/urandom > "$data"
+debugfs -w -R "write $data big" "$out" >/dev/null 2>&1
+# a leaf extent's line names two ranges (logical and physical)
+ext=$(debugfs -R "ex /big" "$out" 2>/dev/null | grep -c ' - .* - ' || true)
+echo "big: $bmib MiB in $ext extents"
+[ "$ext" -ge 16 ] || { echo "undofrag.sh: /big is in only $ext extents" >&2; exit 1; }
