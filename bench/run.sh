@@ -73,7 +73,7 @@ else
 	[ -n "$LADDER" ] || LADDER="100000 1000000 3000000 10000000"
 	L2T_SIZE=2T L2T_FILES=1000000 L2T_PER=61
 	L2T_DESC="2 TiB, 16,384 groups, 1M files in all of them"
-	U_SIZE=8G U_MIB=2048 U_PKIB=4096 UO_MIB=512
+	U_SIZE=16G U_MIB=2048 U_PKIB=4096 UO_MIB=512
 fi
 LADDER_HOW="sparse ext4 images (4 KiB blocks, lazy init) filled by bench/images/genfs.c through libext2fs: directories of 1000 files of 1-8 blocks, every 7th file in 2-4 extents with gaps; rungs: $LADDER files; 2t: $L2T_DESC"
 W=$BDIR/work

@@ -1,7 +1,8 @@
 #!/bin/sh
 # undofrag.sh - the undo row's defrag image: ext4 whose file /big (real
 # data) lies in hundreds of pieces in the holes left by deleted fillers,
-# with a contiguous free run above them to defragment it into.  Fillers are
+# with a contiguous free run above them to defragment it into (SIZE at
+# least eight times BIG_MIB).  Fillers are
 # allocated with debugfs fallocate (no data written), /big is written with
 # debugfs write.  With OLD=1 the free space first holds old data (a file of
 # random bytes over three times /big's size, written and deleted), so that
@@ -16,7 +17,9 @@ cmds=$work/undofrag.$$.cmd data=$work/undofrag.$$.data
 trap 'rm -f "$cmds" "$data"' EXIT INT TERM
 rm -f "$out"
 truncate -s "$size" "$out"
-mke2fs -q -F -t ext4 -b 4096 -E lazy_itable_init=1,nodiscard "$out" >/dev/null
+# -G 128: the groups' metadata packed at the start (up to 16 GiB), so that
+# above the fillers only the superblock backups break the free space
+mke2fs -q -F -t ext4 -b 4096 -G 128 -E lazy_itable_init=1,nodiscard "$out" >/dev/null
 if [ "$old" = 1 ]; then
 	head -c $((bmib * 3 * 1048576 + 67108864)) /dev/urandom > "$data"
 	debugfs -w -R "write $data old" "$out" >/dev/null 2>&1
