@@ -1,4 +1,5 @@
-/* undo_guard.c - the undo file's channel: libext2fs's undo manager writes
+/* undo_guard.c - the undo file's guard (created new, one at a time) and,
+ * for a session's -z file, its channel: libext2fs's undo manager writes
  * its records into a file e2layout created, through functions of ours that
  * write them straight to the file (no cache to lose in a crash), keep its
  * header marked complete and its copy of the superblock equal to the

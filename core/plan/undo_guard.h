@@ -54,8 +54,10 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p);
  * copy of the superblock follows the device's, so that wherever the writes
  * stop (an error, a kill, a crash of e2layout) `e2undo PATH DEVICE` puts
  * the device back byte for byte.  Then open the filesystem with
- * undo_io_manager; one guard at a time per process (libext2fs's undo
- * settings are process-wide).  Prints why not, naming the undo file.
+ * undo_io_manager (a session's -z file) or undo_guard_manager(g) (apply's
+ * own writer); one guard at a time per process (libext2fs's undo settings
+ * and the managers' open are process-wide).  Prints why not, naming the
+ * undo file.
  */
 errcode_t undo_guard_open(struct session *s, const char *who,
 			  const char *device, const char *path,
