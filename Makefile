@@ -1,6 +1,8 @@
 # Makefile - builds e2layout, its tests and its sanitizer build.
 #   make            ./e2layout
 #   make demo       build, make demo.img if missing, open it
+#   make man        only the manual page, $(BUILD)/gen/e2layout.$(MANSECT)
+#                   (no compiler needed: help/gen_man.sh)
 #   make check      unit, compatibility, robustness, exit-status and TUI tests
 #   make check-asan the same, built with -fsanitize=address,undefined
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS (60) each
@@ -88,7 +90,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
 
 .SECONDARY: $(TESTLIB_OBJ)
-.PHONY: all deps demo check check-asan compat compat-calls bench install \
+.PHONY: all man deps demo check check-asan compat compat-calls bench install \
 	uninstall clean index check-deps lint golden-update \
 	unit-tests test-images fuzz fuzz-build
 all: $(BIN) $(DEPS_OK)
@@ -105,6 +107,22 @@ $(BUILD)/gen/help_data.c: $(HELP_SRC) help/gen_help.sh
 	@mkdir -p $(dir $@)
 	sh help/gen_help.sh $@ $(HELP_SRC)
 
+# The manual page, made on the build machine from help/ and the request
+# sources without running e2layout (cross builds; SOURCE_DATE_EPOCH or the
+# last commit dates it); `e2layout --man` prints the same page, compiled in.
+MAN_PAGE   := $(BUILD)/gen/e2layout.$(MANSECT)
+MAN_GEN    := help/gen_man.sh help/gen_man.awk help/man.in help/version.h
+
+$(MAN_PAGE): $(MAN_GEN) $(CMD_SRC) $(HELP_SRC)
+	@mkdir -p $(dir $@)
+	sh help/gen_man.sh $@ $(MANSECT) help/man.in help/version.h \
+		-- $(CMD_SRC) -- $(HELP_SRC)
+
+$(BUILD)/gen/man_page.c: $(MAN_PAGE) help/gen_man.sh
+	sh help/gen_man.sh --c $@ $(MAN_PAGE)
+
+man: $(MAN_PAGE)
+
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -115,8 +133,9 @@ $(CORE_LIB) $(DFS_LIB) $(LABS_LIB):
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(FRONT_OBJ) $(E2L_LINK)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(E2L_LINK) $(CORE_LIBS) \
+$(BIN): $(FRONT_OBJ) $(BUILD)/gen/man_page.o $(E2L_LINK)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FRONT_OBJ) $(BUILD)/gen/man_page.o \
+		$(E2L_LINK) $(CORE_LIBS) \
 		$(TUI_LIBS) $(RL_LIBS)
 
 # The layering rule (tests/lib/check_deps.sh): core uses nothing of
@@ -240,18 +259,12 @@ deps:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "all build and test dependencies are installed"; fi
 
-# the page's section follows MANSECT (e2fsprogs's tools are in section 8)
-$(BUILD)/e2layout.$(MANSECT): $(BIN)
-	@mkdir -p $(dir $@)
-	$(abspath $(BIN)) --man > $@.tmp
-	sed '1s/^\.TH E2LAYOUT 1 /.TH E2LAYOUT $(MANSECT) /' $@.tmp > $@
-	rm -f $@.tmp
-
 SCHEMAS := $(sort $(wildcard help/schema/*.json help/schema/result/*.json))
 
-install: $(BIN) $(BUILD)/e2layout.$(MANSECT)
+# the page's section follows MANSECT (e2fsprogs's tools are in section 8)
+install: $(BIN) $(MAN_PAGE)
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/e2layout
-	install -D -m 644 $(BUILD)/e2layout.$(MANSECT) \
+	install -D -m 644 $(MAN_PAGE) \
 		$(DESTDIR)$(MANDIR)/man$(MANSECT)/e2layout.$(MANSECT)
 	install -D -m 644 help/e2layout.bash-completion \
 		$(DESTDIR)$(COMPDIR)/e2layout

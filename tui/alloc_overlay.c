@@ -4,7 +4,6 @@
  * the maps, the latest ones brighter, and the status line names the last. */
 #include "tui_int.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,40 +33,6 @@ struct tui_alloc {
 	int bright;		/* something is drawn bright */
 	char err[160];		/* a failed poll, shown once */
 };
-
-/* While recording, SIGHUP (the terminal closed), SIGTERM and SIGINT quit
- * through the loop so that the tracing instance is removed; curses'
- * handlers are put back when the recording stops. */
-static const int quit_signals[] = {SIGHUP, SIGTERM, SIGINT};
-#define NQUIT_SIGNALS ((int)(sizeof(quit_signals) / sizeof(quit_signals[0])))
-static struct sigaction saved_sa[NQUIT_SIGNALS];
-static volatile sig_atomic_t got_signal;
-
-static void on_quit_signal(int sig)
-{
-	got_signal = sig;
-}
-
-static void signals_catch(void)
-{
-	struct sigaction sa;
-	int i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_quit_signal;
-	sigemptyset(&sa.sa_mask);
-	got_signal = 0;
-	for (i = 0; i < NQUIT_SIGNALS; i++)
-		sigaction(quit_signals[i], &sa, &saved_sa[i]);
-}
-
-static void signals_restore(void)
-{
-	int i;
-
-	for (i = 0; i < NQUIT_SIGNALS; i++)
-		sigaction(quit_signals[i], &saved_sa[i], NULL);
-}
 
 static double now_s(void)
 {
@@ -142,7 +107,7 @@ static void alloc_free(struct tui *t)
 	free(al->ranges);
 	free(al);
 	t->alloc = NULL;
-	signals_restore();
+	tui_signals_release();
 }
 
 /* Ends the recording and removes the tracing instance; 0 or an errno. */
@@ -202,7 +167,7 @@ void tui_alloc_toggle(struct tui *t)
 		return;
 	}
 	t->alloc = al;
-	signals_catch();
+	tui_signals_catch();
 	al->started = al->last_poll = now_s();
 	t->gen++;
 	tui_message(t, 0, "recording allocations on %s (a stops); they "
@@ -220,7 +185,7 @@ int tui_alloc_idle(struct tui *t)
 
 	if (!al)
 		return 0;
-	if (got_signal) {
+	if (tui_signal_pending()) {
 		t->quit = 1;	/* tui_alloc_quit removes the instance */
 		return 0;
 	}

@@ -361,7 +361,8 @@ static int next_key(struct tui *t)
 			return ch;
 	}
 	timeout(t->scanning || (t->keys && *t->keys) ? 0 :
-		tui_alloc_recording(t) ? 200 :
+		tui_alloc_recording(t) || tui_io_on(t) ||
+		tui_exp_running(t) ? 100 :
 		t->s->live ? TUI_LIVE_SECONDS * 1000 : -1);
 	return getch();
 }
@@ -391,6 +392,10 @@ static void loop(struct tui *t)
 			if (t->scanning)
 				dirty = scan_idle(t);
 			if (tui_alloc_idle(t))
+				dirty = 1;
+			if (tui_exp_idle(t))
+				dirty = 1;
+			if (tui_io_idle(t))
 				dirty = 1;
 			if (t->s->live &&
 			    mono_now() - t->live_at >= TUI_LIVE_SECONDS) {
@@ -487,6 +492,8 @@ int tui_main(struct session *s, const char *keys)
 				     "0");
 	loop(t);
 	tui_alloc_quit(t);	/* removes the tracing instance */
+	tui_exp_quit(t);	/* a run cancelled, and cleaned up */
+	tui_io_quit(t);
 	if (!t->exit_first_frame)
 		tui_draw(t);
 	if (dump)

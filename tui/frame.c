@@ -102,7 +102,7 @@ void tui_draw(struct tui *t)
 {
 	const char *hint = " q quit  ? help  / search  : request  "
 			   "Tab/1-7 views  e edit";
-	char alloc[256], scan[128];
+	char alloc[256], io[256], scan[128];
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -130,15 +130,19 @@ void tui_draw(struct tui *t)
 	t->status[0] = 0;
 	t->area.used = 0;
 	draw_tabs(t);
-	tui_views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
+	if (tui_exp_shown(t))
+		tui_exp_draw(t);	/* the experiment's panel */
+	else
+		tui_views[t->view]->draw(t, 1, 0, t->rows - 3, t->cols);
 	tui_fill(t, t->rows - 2, 0, t->cols, R_STATUS);
 	scan_status(t, scan, sizeof(scan));
-	if (tui_alloc_status(t, alloc, sizeof(alloc)))
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s | %s",
-			 scan, scan[0] ? " | " : "", alloc, t->status);
-	else
-		tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s",
-			 scan, scan[0] ? " | " : "", t->status);
+	if (!tui_alloc_status(t, alloc, sizeof(alloc)))
+		alloc[0] = 0;
+	if (!tui_io_status(t, io, sizeof(io)))
+		io[0] = 0;
+	tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s%s%s%s%s",
+		 scan, scan[0] ? " | " : "", alloc, alloc[0] ? " | " : "",
+		 io, io[0] ? " | " : "", t->status);
 	move(t->rows - 1, 0);
 	clrtoeol();
 	if (t->prompt) {

@@ -144,6 +144,12 @@ static void global_action(struct tui *t, enum tui_action a)
 	case ACT_ALLOC:
 		tui_alloc_toggle(t);
 		break;
+	case ACT_IO:
+		tui_io_toggle(t);
+		break;
+	case ACT_EXPERIMENT:
+		tui_exp_show(t);
+		break;
 	case ACT_EDIT:
 		edit_open(t);
 		break;
@@ -190,7 +196,10 @@ void tui_on_key(struct tui *t, int ch)
 				tui_search(t, line);
 			} else {
 				prompt_reset(t->prompt);
-				tui_run_request(t, line);
+				if (!tui_exp_command(t, line))
+					tui_run_request(t, line);
+				else if (tui_exp_shown(t))
+					t->prompt = NULL;	/* its panel */
 			}
 			free(line);
 		}
@@ -202,6 +211,15 @@ void tui_on_key(struct tui *t, int ch)
 			t->help_top = 0;
 		} else {
 			edit_key(t, ch);
+		}
+		return;
+	}
+	if (tui_exp_shown(t)) {
+		if (ch == ':' || ch == 'I') {
+			tui_exp_hide(t);	/* to the prompt, the map */
+			global_action(t, tui_key_action(t, ch));
+		} else if (ch != KEY_MOUSE) {
+			tui_exp_key(t, ch);
 		}
 		return;
 	}

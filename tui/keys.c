@@ -53,6 +53,8 @@ const struct tui_key tui_global_keys[] = {
 	{'r', "r F5", ACT_LIVE_REFRESH, "live mode: read the disk and the kernel's view again (also every 5 s)"},
 	{KEY_F(5), NULL, ACT_LIVE_REFRESH, NULL},
 	{'a', "a", ACT_ALLOC, "live mode: record allocations, lit on the maps (a again stops)"},
+	{'I', "I", ACT_IO, "live mode or a running experiment: light block I/O on the maps, reads and writes apart, fading (I again stops)"},
+	{'X', "X", ACT_EXPERIMENT, "the experiment panel: the last result (:experiment show FILE) or the run in progress"},
 	{'R', "R", ACT_RESCAN, "restart a cancelled owner scan"},
 	{CTRL('l'), "C-l", ACT_REDRAW, "redraw the screen"},
 	{'L', "L", ACT_LAB, "the lab panel: goal and steps (e2layout lab start)"},

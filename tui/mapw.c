@@ -158,6 +158,18 @@ void mapw_cache_free(struct tui *t)
 	}
 }
 
+/* A cell lit by the block-I/O overlay: its heat 3 (now) .. 1 (fading);
+ * without colour, signs no owner letter uses: > write, < read, ) and (
+ * once they fade. */
+static const char *io_glyph(const struct tui *t, int lit, int wr)
+{
+	if (!t->color)
+		return wr ? (lit > 1 ? ">" : ")") : (lit > 1 ? "<" : "(");
+	if (lit == 3)
+		return theme_glyph(t, "█", "#");
+	return lit == 2 ? theme_glyph(t, "▓", "*") : theme_glyph(t, "▒", "+");
+}
+
 void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	       int w)
 {
@@ -165,7 +177,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	int hit, ci;
 	blk64_t rows = div_up(m->end - m->first, m->row_blocks);
 	blk64_t r, rstart, rend, cfirst, ccount, counts[OWN_CLASS_MAX];
-	int lw = label_width(t, m), cols = w - lw, i, role, lit;
+	int lw = label_width(t, m), cols = w - lw, i, role, lit, wr;
 	const char *glyph;
 	enum owner_class cls;
 	double used;
@@ -234,6 +246,16 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 				glyph = t->color256 ? theme_glyph(t, "█", "#")
 						    : lit == 2 ? "@" : "a";
 			}
+			lit = tui_io_cell(t, cfirst, ccount, &wr);
+			if (lit) {
+				/* hottest now, fading over a few seconds */
+				at = theme_attr(t, wr ? R_IO_WRITE : R_IO_READ);
+				if (lit == 3)
+					at |= A_BOLD;
+				else if (lit == 1)
+					at |= A_DIM;
+				glyph = io_glyph(t, lit, wr);
+			}
 			if (m->cursor && t->cur >= cfirst &&
 			    t->cur < cfirst + ccount) {
 				at |= A_REVERSE;
@@ -283,6 +305,32 @@ static void legend_item(struct tui *t, int *cy, int *cx, int x, int w,
 	*cx += len;
 }
 
+/* The block-I/O overlay's line of the legend: its key, and while it is
+ * on, its read and write colours at each heat. */
+static void io_legend(struct tui *t, int y, int x, int w)
+{
+	int cx = x, lit, wr;
+
+	if (!t->io) {
+		tui_text(t, y, x, w, R_DIM, "I: light the block I/O on the "
+			 "map (reads and writes, fading)");
+		return;
+	}
+	for (wr = 0; wr < 2 && cx + 12 < x + w; wr++) {
+		for (lit = 3; lit >= 1; lit--) {
+			attrset(theme_attr(t, wr ? R_IO_WRITE : R_IO_READ) |
+				(lit == 3 ? A_BOLD : lit == 1 ? A_DIM : 0));
+			mvaddstr(y, cx++, io_glyph(t, lit, wr));
+		}
+		attrset(A_NORMAL);
+		mvaddnstr(y, cx + 1, wr ? "write" : "read", x + w - cx - 1);
+		cx += 8;
+	}
+	if (cx < x + w)
+		tui_text(t, y, cx, x + w - cx, R_DIM, "block I/O: bright now, "
+			 "fading over a few seconds (I stops)");
+}
+
 int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 {
 	static const enum owner_class order[] = {
@@ -326,6 +374,11 @@ int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 			tui_text(t, cy, x, w, R_DIM, "letters: the main owner "
 				 "of the used part; UPPER >=50%% used, lower "
 				 "<50%%, . free , uninit");
+	}
+	if (t->io || t->s->live || tui_exp_running(t)) {
+		cy++;
+		if (draw)
+			io_legend(t, cy, x, w);
 	}
 	return cy - y + 1;
 }

@@ -35,6 +35,8 @@ static const struct role_style theme_dark[R_MAX] = {
 	[R_BAR_EMPTY]	= {COLOR_WHITE, D, A_DIM},
 	[R_ALLOC_NEW]	= {COLOR_WHITE, COLOR_RED, A_BOLD},
 	[R_ALLOC_OLD]	= {COLOR_RED, D, A_BOLD},
+	[R_IO_READ]	= {COLOR_GREEN, COLOR_BLACK, 0},
+	[R_IO_WRITE]	= {COLOR_YELLOW, COLOR_RED, 0},
 	[R_CLASS0 + OWN_FREE]	= {COLOR_WHITE, D, A_DIM},
 	[R_CLASS0 + OWN_UNINIT]	= {COLOR_BLUE, D, A_DIM},
 	[R_CLASS0 + OWN_SUPER]	= {COLOR_RED, D, A_BOLD},
@@ -68,6 +70,8 @@ static const struct role_style theme_light[R_MAX] = {
 	[R_BAR_EMPTY]	= {COLOR_BLACK, D, A_DIM},
 	[R_ALLOC_NEW]	= {COLOR_WHITE, COLOR_RED, A_BOLD},
 	[R_ALLOC_OLD]	= {COLOR_RED, D, 0},
+	[R_IO_READ]	= {COLOR_BLUE, COLOR_WHITE, 0},
+	[R_IO_WRITE]	= {COLOR_RED, COLOR_YELLOW, 0},
 	[R_CLASS0 + OWN_FREE]	= {COLOR_BLACK, D, A_DIM},
 	[R_CLASS0 + OWN_UNINIT]	= {COLOR_BLUE, D, A_DIM},
 	[R_CLASS0 + OWN_SUPER]	= {COLOR_RED, D, A_BOLD},
@@ -92,7 +96,8 @@ static const attr_t mono_attr[R_MAX] = {
 	[R_ERROR] = A_BOLD | A_REVERSE, [R_SELECT] = A_REVERSE,
 	[R_HILITE] = A_BOLD | A_UNDERLINE, [R_HEAD] = A_BOLD,
 	[R_BAR] = A_BOLD, [R_ALLOC_NEW] = A_BOLD | A_REVERSE,
-	[R_ALLOC_OLD] = A_BOLD,
+	[R_ALLOC_OLD] = A_BOLD, [R_IO_READ] = A_UNDERLINE,
+	[R_IO_WRITE] = A_REVERSE,
 };
 
 static const struct {
@@ -126,6 +131,10 @@ static int palette_fg(const struct tui *t, int r, short *fg)
 		*fg = pal_overlay256[PAL_ALLOC_NEW];
 	else if (r == R_ALLOC_OLD)
 		*fg = pal_overlay256[PAL_ALLOC_OLD];
+	else if (r == R_IO_READ)
+		*fg = pal_overlay256[PAL_IO_READ];
+	else if (r == R_IO_WRITE)
+		*fg = pal_overlay256[PAL_IO_WRITE];
 	else
 		return 0;
 	return 1;

@@ -20,6 +20,7 @@ enum tui_role {
 	R_NORMAL, R_TITLE, R_TAB, R_TAB_ACTIVE, R_STATUS, R_MSG, R_ERROR,
 	R_SELECT, R_HILITE, R_DIM, R_HEAD, R_BAR, R_BAR_EMPTY,
 	R_ALLOC_NEW, R_ALLOC_OLD,	/* the live allocation overlay */
+	R_IO_READ, R_IO_WRITE,		/* the live block-I/O overlay */
 	R_CLASS0,			/* + enum owner_class */
 	R_MAX = R_CLASS0 + OWN_CLASS_MAX
 };
@@ -31,7 +32,7 @@ enum tui_action {
 	ACT_UP, ACT_DOWN, ACT_LEFT, ACT_RIGHT, ACT_PGUP, ACT_PGDN, ACT_HOME, ACT_END,
 	ACT_ENTER, ACT_BACK, ACT_CANCEL, ACT_THEME, ACT_JUMP_BACK, ACT_REDRAW,
 	ACT_RESCAN, ACT_SHOW_MAP, ACT_LIVE_REFRESH, ACT_LAB, ACT_ALLOC,
-	ACT_EDIT, ACT_MARK, ACT_APPLY, ACT_OVERLAY,
+	ACT_EDIT, ACT_MARK, ACT_APPLY, ACT_OVERLAY, ACT_IO, ACT_EXPERIMENT,
 	/* view-specific */
 	ACT_SORT, ACT_SCOPE, ACT_SCOPE_NEXT, ACT_SCOPE_PREV, ACT_NEXT_FRAG, ACT_PREV_FRAG,
 	ACT_FLEX_MODE, ACT_GOTO_META, ACT_CLEAR,
@@ -79,6 +80,8 @@ struct tui_maparea {
 struct tui_prompt;
 struct tui_names;
 struct tui_alloc;
+struct tui_io;
+struct tui_exp;
 
 /* What the editor (e) would work on: set by the view that shows it. */
 enum tui_sel_kind { SEL_NONE, SEL_JOURNAL, SEL_FILE, SEL_RANGE, SEL_FLEX };
@@ -194,6 +197,8 @@ struct tui {
 	long long live_kfree, live_dfree;
 	double live_at;
 	struct tui_alloc *alloc;	/* allocations being recorded, or NULL */
+	struct tui_io *io;		/* block I/O being watched, or NULL */
+	struct tui_exp *exp;		/* an experiment's result or run */
 	struct tui_sel sel;		/* the editor's selection */
 	struct tui_edit *edit;		/* the editor, NULL until first used */
 	struct strbuf *capture;		/* also gets the requests' output */
@@ -315,6 +320,51 @@ int tui_alloc_cell(const struct tui *t, blk64_t first, blk64_t count);
 int tui_alloc_status(const struct tui *t, char *buf, size_t len);
 /* Stops recording and removes the tracing instance (quit). */
 void tui_alloc_quit(struct tui *t);
+
+/* quitsig.c - SIGHUP/SIGTERM/SIGINT caught while something must be
+ * cleaned up (counted holders; the last release restores the handlers). */
+void tui_signals_catch(void);
+void tui_signals_release(void);
+/* The signal caught (0: none); take also clears it. */
+int tui_signal_pending(void);
+int tui_signal_take(void);
+
+/* io_overlay.c - `I`: the block requests of the device (live mode) or of
+ * a running experiment's loop device lit on the maps, fading. */
+void tui_io_toggle(struct tui *t);
+/* Polls (non-blocking); 1 when the screen should change. */
+int tui_io_idle(struct tui *t);
+int tui_io_on(const struct tui *t);
+/* 0: no recent request in the cell, else 1 (fading) .. 3 (now); *write
+ * says whether the hotter one was a write. */
+int tui_io_cell(const struct tui *t, blk64_t first, blk64_t count,
+		int *write);
+int tui_io_status(const struct tui *t, char *buf, size_t len);
+/* An experiment's run now uses device kdev (devname "loop3"); 0 stops
+ * following runs. */
+void tui_io_follow(struct tui *t, __u64 kdev, const char *devname);
+void tui_io_quit(struct tui *t);
+
+/* exp_child.c - `:experiment ...` from the prompt: a run in a child
+ * process (progress, Esc or C-c cancels), or `:experiment show FILE`.
+ * 1 when line was an experiment line (handled). */
+int tui_exp_command(struct tui *t, const char *line);
+int tui_exp_running(const struct tui *t);
+/* The running experiment's current loop device: 1 and *kdev, *name (its
+ * name, "loop3") while a run is mounted. */
+int tui_exp_device(const struct tui *t, __u64 *kdev, const char **name);
+/* Polls the running experiment; 1 when the screen should change. */
+int tui_exp_idle(struct tui *t);
+/* Cancels a run (SIGINT to it: it cleans up as on the command line). */
+void tui_exp_cancel(struct tui *t);
+/* Quit: cancels a run and waits for its cleanup; frees the result. */
+void tui_exp_quit(struct tui *t);
+/* view_exp.c - the result panel over the view area, while shown. */
+int tui_exp_shown(const struct tui *t);
+void tui_exp_show(struct tui *t);
+void tui_exp_hide(struct tui *t);
+void tui_exp_draw(struct tui *t);
+void tui_exp_key(struct tui *t, int ch);
 
 /* edit.c - the layout editor. */
 void tui_select(struct tui *t, const struct tui_sel *sel);

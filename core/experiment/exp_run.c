@@ -179,6 +179,9 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 	err = expl_mount(&x->st, sd->mount_opts, x->why, sizeof(x->why));
 	if (err)
 		goto down;
+	/* (the TUI follows the runs' devices by this line) */
+	progress(x, "%s on /dev/%s (%u:%u)", sd->name, x->st.devname,
+		 (unsigned)(x->st.kdev >> 20), (unsigned)(x->st.kdev & 0xfffff));
 	snprintf(dir, sizeof(dir), "%s/e2layout-experiment", x->st.mnt);
 	if (mkdir(dir, 0755)) {
 		err = errno;

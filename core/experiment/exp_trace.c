@@ -1,37 +1,15 @@
 /* exp_trace.c - recording a run through libtracefs: an instance of our own
- * (instances/e2layout-exp-PID) with block_rq_issue, jbd2_run_stats and the
- * chosen events filtered on the run's device; read back raw after the run
- * (libtraceevent decodes the fields), every dropped record counted. */
-#include "exp_trace.h"
+ * (instances/e2layout-exp-PID) set up with block_rq_issue, jbd2_run_stats
+ * and the chosen events filtered on the run's device (histogram triggers or
+ * BPF counters where they can), and torn down; reading the records back is
+ * exp_trace_read.c's, counting them exp_counts.c's. */
+#include "exp_trace_int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <event-parse.h>
-#include <tracefs.h>
-
-#include "kcount.h"
-
-struct exp_tracer {
-	const struct exp_config *c;
-	struct tep_handle *tep;
-	struct tracefs_instance *inst;
-	char name[64];
-	char dir[PATH_MAX];	/* the instance's directory while recording */
-	int rq_id, jbd2_id, ev_id[EXP_MAX_EVENTS];
-	int hist[EXP_MAX_EVENTS];	/* counted by a histogram trigger */
-	int bpf[EXP_MAX_EVENTS];	/* counted by a BPF program */
-	struct kcount kc[EXP_MAX_EVENTS];
-	char trig[EXP_MAX_EVENTS][256];	/* its text, to remove it */
-	/* the recording being read */
-	struct exp_counters *out;
-	struct expt_req *reqs;
-	size_t nreqs, rcap;
-	int oom;
-};
 
 errcode_t expt_available(const struct exp_config *c, char *why, size_t len)
 {
@@ -65,10 +43,7 @@ errcode_t expt_available(const struct exp_config *c, char *why, size_t len)
 	}
 	return 0;
 }
-
-/* The kernel function holding address a: libtracefs loaded the kernel's
- * symbols (/proc/kallsyms) into the tep handle with the event formats. */
-static const char *sym_of(const struct exp_tracer *t, unsigned long long a)
+const char *expt_sym_of(const struct exp_tracer *t, unsigned long long a)
 {
 	return tep_find_function(t->tep, a);
 }
@@ -205,7 +180,7 @@ static errcode_t bpf_end(struct exp_tracer *t, unsigned i,
 			if (!strcmp(sp->keys[k], "ip") ||
 			    !strcmp(sp->keys[k], "caller") ||
 			    !strcmp(sp->keys[k], "call_site"))
-				sym = sym_of(t, rows[r].key[k]);
+				sym = expt_sym_of(t, rows[r].key[k]);
 			if (sym)
 				snprintf(one, sizeof(one), "%s", sym);
 			else if (!strcmp(sp->keys[k], "dev"))
@@ -362,193 +337,6 @@ errcode_t expt_begin(struct exp_tracer *t, __u64 kdev, char *why, size_t len)
 	}
 	return err;
 }
-
-static unsigned long long num(struct tep_event *e, struct tep_record *r,
-			      const char *name)
-{
-	struct tep_format_field *f = tep_find_field(e, name);
-	unsigned long long v = 0;
-
-	if (f)
-		tep_read_number_field(f, r->data, &v);
-	return v;
-}
-
-int expt_tally_add(struct exp_tally *t, const char *key, unsigned long n)
-{
-	size_t i, h = 5381;
-	const char *p;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64, j;
-		struct exp_count *ne = calloc(ncap, sizeof(*ne));
-
-		if (!ne)
-			return -1;
-		for (j = 0; j < t->cap; j++) {
-			if (!t->e[j].count)
-				continue;
-			for (h = 5381, p = t->e[j].key; *p; p++)
-				h = h * 33 + (unsigned char)*p;
-			for (i = h & (ncap - 1); ne[i].count;
-			     i = (i + 1) & (ncap - 1))
-				;
-			ne[i] = t->e[j];
-		}
-		free(t->e);
-		t->e = ne;
-		t->cap = ncap;
-	}
-	for (h = 5381, p = key; *p; p++)
-		h = h * 33 + (unsigned char)*p;
-	for (i = h & (t->cap - 1); t->e[i].count && strcmp(t->e[i].key, key);
-	     i = (i + 1) & (t->cap - 1))
-		;
-	if (!t->e[i].count) {
-		snprintf(t->e[i].key, sizeof(t->e[i].key), "%s", key);
-		t->n++;
-	}
-	t->e[i].count += n;
-	return 0;
-}
-
-/* The text of one key field of a record. */
-static void key_text(struct exp_tracer *t, struct tep_event *e,
-		     struct tep_record *r, const char *key, char *out,
-		     size_t len)
-{
-	struct tep_format_field *f = tep_find_field(e, key);
-	unsigned long long v = 0;
-	const char *s;
-
-	if (!f) {
-		snprintf(out, len, "?");
-		return;
-	}
-	if (f->flags & TEP_FIELD_IS_STRING) {
-		int off = f->offset, sz = f->size;
-
-		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-			unsigned int dl;
-
-			memcpy(&dl, (char *)r->data + f->offset, sizeof(dl));
-			off = (int)(dl & 0xffff) + ((f->flags &
-				TEP_FIELD_IS_RELATIVE) ? f->offset + f->size
-						       : 0);
-			sz = (int)(dl >> 16);
-		}
-		if (off < 0 || sz < 0 || off + sz > r->size)
-			sz = 0;
-		snprintf(out, len, "%.*s", sz, (char *)r->data + off);
-		return;
-	}
-	tep_read_number_field(f, r->data, &v);
-	if ((!strcmp(key, "ip") || !strcmp(key, "caller") ||
-	     !strcmp(key, "call_site")) && (s = sym_of(t, v)))
-		snprintf(out, len, "%s", s);
-	else if (!strcmp(key, "dev"))
-		snprintf(out, len, "%llu,%llu", v >> 20, v & 0xfffff);
-	else
-		snprintf(out, len, "%llu", v);
-}
-
-static int on_record(struct tep_event *e, struct tep_record *r, int cpu,
-		     void *arg)
-{
-	struct exp_tracer *t = arg;
-	struct exp_counters *o = t->out;
-	unsigned i, k;
-
-	(void)cpu;
-	if (r->missed_events)
-		o->lost += r->missed_events > 0 ?
-			   (unsigned long long)r->missed_events : 1;
-	if (e->id == t->rq_id) {
-		struct expt_req *q;
-		char rwbs[12];
-
-		if (t->nreqs == t->rcap) {
-			size_t ncap = t->rcap ? t->rcap * 2 : 4096;
-			struct expt_req *n = realloc(t->reqs,
-						     ncap * sizeof(*n));
-
-			if (!n) {
-				t->oom = 1;
-				return 1;
-			}
-			t->reqs = n;
-			t->rcap = ncap;
-		}
-		q = &t->reqs[t->nreqs++];
-		key_text(t, e, r, "rwbs", rwbs, sizeof(rwbs));
-		q->ts = r->ts;
-		q->sector = num(e, r, "sector");
-		q->nr_sector = (unsigned)num(e, r, "nr_sector");
-		q->write = strchr(rwbs, 'W') != NULL;
-		q->flush = strchr(rwbs, 'F') != NULL;
-		return 0;
-	}
-	if (e->id == t->jbd2_id) {
-		o->jbd2_traced_commits++;
-		o->jbd2_blocks += num(e, r, "blocks_logged");
-		return 0;
-	}
-	for (i = 0; i < t->c->nevents; i++) {
-		const struct exp_event_spec *s = &t->c->events[i];
-		char tuple[128] = "", one[96];
-		size_t used = 0;
-
-		if (e->id != t->ev_id[i])
-			continue;
-		o->ev[i].total++;
-		for (k = 0; k < s->nkeys; k++) {
-			key_text(t, e, r, s->keys[k], one, sizeof(one));
-			if (expt_tally_add(&o->ev[i].by_key[k], one, 1))
-				t->oom = 1;
-			used += (size_t)snprintf(tuple + used, sizeof(tuple) -
-						 (used < sizeof(tuple) ? used :
-						  sizeof(tuple)), "%s%s",
-						 k ? " " : "", one);
-			if (used >= sizeof(tuple))
-				used = sizeof(tuple) - 1;
-		}
-		if (s->nkeys > 1 &&
-		    expt_tally_add(&o->ev[i].by_tuple, tuple, 1))
-			t->oom = 1;
-	}
-	return 0;
-}
-
-static int req_cmp(const void *a, const void *b)
-{
-	const struct expt_req *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-/* Records the ring buffer overwrote, from each CPU's stats. */
-static unsigned long long overruns(struct tracefs_instance *inst)
-{
-	unsigned long long total = 0, v;
-	char f[64], *text, *p;
-	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
-
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(f, sizeof(f), "per_cpu/cpu%ld/stats", cpu);
-		text = tracefs_instance_file_read(inst, f, NULL);
-		if (!text)
-			continue;
-		p = strstr(text, "overrun:");
-		if (p && sscanf(p, "overrun: %llu", &v) == 1)
-			total += v;
-		p = strstr(text, "dropped events:");
-		if (p && sscanf(p, "dropped events: %llu", &v) == 1)
-			total += v;
-		free(text);
-	}
-	return total;
-}
-
 errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 		   struct expt_req **reqs, size_t *nreqs, char *why,
 		   size_t len)
@@ -564,15 +352,7 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 	t->out = out;
 	t->nreqs = 0;
 	t->oom = 0;
-	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_record,
-				       t) < 0) {
-		snprintf(why, len, "reading the trace of %s failed", t->name);
-		err = EIO;
-	} else if (t->oom) {
-		snprintf(why, len, "out of memory reading the trace");
-		err = ENOMEM;
-	}
-	out->lost += overruns(t->inst);
+	err = expt_read_records(t, why, len);
 	for (i = 0; i < t->c->nevents; i++) {
 		const struct exp_event_spec *sp = &t->c->events[i];
 		unsigned long long dropped = 0;
@@ -607,132 +387,6 @@ errcode_t expt_end(struct exp_tracer *t, struct exp_counters *out,
 	t->inst = NULL;
 	if (err)
 		return err;
-	qsort(t->reqs, t->nreqs, sizeof(*t->reqs), req_cmp);
-	*reqs = t->reqs;
-	*nreqs = t->nreqs;
-	t->reqs = NULL;
-	t->rcap = t->nreqs = 0;
+	expt_take_reqs(t, reqs, nreqs);
 	return 0;
-}
-
-errcode_t expt_jbd2_info(const char *devname, unsigned long long *commits,
-			 double *commit_us)
-{
-	char p[128], line[256];
-	unsigned long long us, n = 0;
-	FILE *f;
-	int got = 0;
-
-	snprintf(p, sizeof(p), "/proc/fs/jbd2/%s-8/info", devname);
-	f = fopen(p, "r");
-	if (!f)
-		return errno;
-	*commit_us = 0;
-	while (fgets(line, sizeof(line), f)) {
-		int end = 0;
-
-		/* sscanf counts a number read before a mismatch: only a
-		 * whole match (%n reached) is the line we want */
-		if (sscanf(line, "%llu transactions%n", &n, &end) == 1 &&
-		    end) {
-			*commits = n;
-			got = 1;
-			continue;
-		}
-		end = 0;
-		if (sscanf(line, " %lluus average transaction commit time%n",
-			   &us, &end) == 1 && end)
-			*commit_us = (double)us;
-	}
-	fclose(f);
-	return got ? 0 : EINVAL;
-}
-
-void expt_analyze(const struct expt_req *r, size_t n, unsigned blocksize,
-		  enum owner_class (*cls)(void *arg, blk64_t blk), void *arg,
-		  struct exp_counters *o)
-{
-	unsigned long long prev_end = 0, jend = 0, seek_sum = 0;
-	unsigned spb = blocksize / 512;
-	int have_prev = 0, have_j = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		enum owner_class c;
-
-		if (!r[i].nr_sector) {
-			o->io_flushes += r[i].flush;
-			continue;
-		}
-		o->io_requests++;
-		o->io_bytes += (unsigned long long)r[i].nr_sector * 512;
-		if (r[i].write)
-			o->io_writes++;
-		else
-			o->io_reads++;
-		if (have_prev) {
-			if (r[i].sector == prev_end) {
-				o->io_sequential++;
-			} else {
-				o->io_seeks++;
-				seek_sum += r[i].sector > prev_end ?
-					    r[i].sector - prev_end :
-					    prev_end - r[i].sector;
-			}
-		}
-		prev_end = r[i].sector + r[i].nr_sector;
-		have_prev = 1;
-		c = cls ? cls(arg, r[i].sector / (spb ? spb : 1)) : OWN_UNKNOWN;
-		o->io_by_owner[c]++;
-		o->io_bytes_by_owner[c] += (unsigned long long)r[i].nr_sector *
-					   512;
-		if (c == OWN_JOURNAL && r[i].write) {
-			o->journal_writes++;
-			if (have_j && r[i].sector != jend)
-				o->journal_breaks++;
-			jend = r[i].sector + r[i].nr_sector;
-			have_j = 1;
-		}
-	}
-	o->io_mean_seek = o->io_seeks ? (double)seek_sum / o->io_seeks : 0;
-	o->have_io = 1;
-}
-
-static int count_cmp(const void *a, const void *b)
-{
-	const struct exp_count *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
-
-void expt_tally_sort(struct exp_tally *t)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < t->cap; i++)
-		if (t->e[i].count)
-			t->e[k++] = t->e[i];
-	if (k)
-		qsort(t->e, k, sizeof(*t->e), count_cmp);
-	t->n = k;
-	t->cap = k;	/* no longer a hash table */
-}
-
-void expt_tally_free(struct exp_tally *t)
-{
-	free(t->e);
-	memset(t, 0, sizeof(*t));
-}
-
-void expt_counters_free(struct exp_counters *c)
-{
-	unsigned i, k;
-
-	for (i = 0; i < EXP_MAX_EVENTS; i++) {
-		for (k = 0; k < EXP_MAX_KEYS; k++)
-			expt_tally_free(&c->ev[i].by_key[k]);
-		expt_tally_free(&c->ev[i].by_tuple);
-	}
 }

@@ -12,6 +12,7 @@ static const char *const e2l_err_msgs[] = {
 	"Unsafe undo file path",
 	"Argument out of range",
 	"The quota files could not be updated",
+	"The experiment result file is damaged or not one",
 };
 
 static struct error_table e2l_err_table = {

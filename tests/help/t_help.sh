@@ -1,8 +1,8 @@
 #!/bin/sh
 # t_help.sh - help comes from the same sources as the command table: every
 # request has help/cmd/NAME.txt with its sections, every topic is shown by
-# "help TOPIC", the generated man page renders without a warning, and shell
-# completion offers the table's names.
+# "help TOPIC", and shell completion offers the table's names (the man page:
+# t_man.sh).
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,41 +40,7 @@ for f in "$top"/help/topics/*.txt; do
 done
 "$E2LAYOUT" -R "help no_such_thing" "$img" >/dev/null 2>&1 && check "help of an unknown name succeeded"
 
-# The man page: complete, and roff that renders without warnings.
-man1=$tmp/e2layout.1
-"$E2LAYOUT" --man > "$man1" || fail "--man failed"
-for s in NAME SYNOPSIS DESCRIPTION OPTIONS REQUESTS TOPICS LABS "EXIT STATUS" \
-	 EXAMPLES ENVIRONMENT FILES "SEE ALSO"; do
-	grep -q "^\.SH $s\$" "$man1" || fail "man page lacks section $s"
-done
-# the title line carries the release date and the version -V prints
-ver=$("$E2LAYOUT" -V | sed -n '1s/^e2layout \([^ ]*\).*/\1/p')
-grep -q "^\.TH E2LAYOUT 1 \"[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]\" \"e2layout $ver\" " "$man1" ||
-	fail "man page title lacks a date or version $ver: $(grep '^\.TH' "$man1")"
-for v in NO_COLOR E2L_THEME E2LAYOUT_UNDO_DIR E2LAYOUT_STATE_DIR E2LAYOUT_E2FSCK; do
-	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$man1" | grep -q "$v" ||
-		fail "ENVIRONMENT lacks $v"
-done
-for f in e2layout_history e2undo tunables; do
-	sed -n '/^\.SH FILES/,/^\.SH /p' "$man1" | grep -q "$f" || fail "FILES lacks $f"
-done
-for t in debugfs dumpe2fs e2fsck e2undo e2freefrag filefrag e4defrag tune2fs e2image; do
-	sed -n '/^\.SH SEE ALSO/,$p' "$man1" | grep -q "^\.BR $t (8)" || fail "SEE ALSO lacks $t(8)"
-done
-while read -r c; do
-	grep -q "^\.B $(printf '%s' "$c" | sed 's/-/\\\\-/g')" "$man1" || check "man page lacks $c"
-done < "$tmp/names"
-if command -v groff >/dev/null 2>&1; then
-	groff -man -Tutf8 -ww "$man1" > /dev/null 2> "$tmp/groff"
-	[ -s "$tmp/groff" ] && { head "$tmp/groff"; check "groff -ww warns about the man page"; }
-else
-	echo "note: no groff; man page not rendered"
-fi
-if command -v man >/dev/null 2>&1; then
-	MANWIDTH=80 man --warnings -l "$man1" > "$tmp/rendered" 2> "$tmp/manwarn"
-	[ -s "$tmp/manwarn" ] && { head "$tmp/manwarn"; check "man --warnings -l warns"; }
-	grep -q "journal_relocate" "$tmp/rendered" || check "man -l rendered no requests"
-fi
+# The man page has its own test: t_man.sh.
 
 # Bash completion: the file parses, and completes -R from the table.
 comp=$top/help/e2layout.bash-completion
