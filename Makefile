@@ -141,11 +141,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(E2L_LINK)
 
 unit-tests: $(UNIT_BIN)
 
+# The shared test images do not depend on the build: one set, made once
+# (mkimages.sh remakes it only when it or the demo generator changes), serves
+# make check and make check-asan alike.
+TESTIMG	:= build/testimg
 test-images: $(BIN)
-	sh tests/lib/mkimages.sh $(BUILD)/testimg $(abspath $(BIN))
+	sh tests/lib/mkimages.sh $(TESTIMG) $(abspath $(BIN))
 
 check: $(BIN) $(DEPS_OK) $(UNIT_BIN) test-images
-	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
 
 # both harnesses (read requests, then write scripts), then the table of every
@@ -153,7 +157,7 @@ check: $(BIN) $(DEPS_OK) $(UNIT_BIN) test-images
 # debugfs, test by test and call by call (skipped, saying so, without
 # ../shared/e2fsprogs-suite); fails when any case differs
 compat: $(BIN) test-images
-	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	  E2L_BUILD=$(abspath $(BUILD)); rc=0; \
 	sh tests/compat/t_debugfs_compat.sh || rc=1; \
 	sh tests/compat/t_write_compat.sh || rc=1; \
@@ -179,7 +183,7 @@ check-asan:
 # rewrites tests/golden/*.expect from what this build prints (review the
 # diff: it is a change of what e2layout's requests are specified to print)
 golden-update: $(BIN) test-images
-	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	E2L_BUILD=$(abspath $(BUILD)) E2L_GOLDEN_UPDATE=1 \
 		sh tests/golden/t_golden.sh
 
