@@ -232,6 +232,14 @@ $(FUZZ_BINS): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h \
 
 fuzz-build: $(FUZZ_BINS)
 
+# make check-asan builds the harnesses with the rest of the sanitizer build
+# (make -j: beside it), so that tests/fuzz/t_fuzz_smoke.sh only runs them
+ifneq ($(SAN),)
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+check: fuzz-build
+endif
+endif
+
 fuzz: fuzz-build
 	sh tests/fuzz/run_fuzz.sh $(abspath $(FUZZ_DIR)) $(FUZZ_SECONDS)
 
