@@ -85,7 +85,9 @@ DEPS_OK    := $(BUILD)/deps.ok
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
+# tests/unit's other sources (testlib.c, fixtures) link into every unit test
+TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(UNIT_SRC),\
+	       $(wildcard tests/unit/*.c)))
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all deps demo check check-asan compat compat-calls bench install \

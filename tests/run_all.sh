@@ -12,6 +12,9 @@
 # (a unit test: a comment "e2l: serial" in tests/unit/NAME.c).  Each
 # result line is printed whole when its test ends, a failure's log with
 # it; the last run's times ($E2L_BUILD/test-times) start the slow first.
+# The parallel tests' temporary files ($T) go to a tmpfs (/dev/shm) when it
+# has 4 GiB free (E2L_TMPFS=0: not), off a disk the jobs would share; the
+# serial ones keep TMPDIR, the disk their timings were made for.
 set -u
 : "${E2LAYOUT:?}" "${E2L_IMAGES:?}" "${E2L_BUILD:?}"
 export E2LAYOUT E2L_IMAGES E2L_BUILD
@@ -24,7 +27,12 @@ pass=0; fail=0; skip=0; failed=""
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp -d "${TMPDIR:-/tmp}/e2l-run.XXXXXX")
 times="$E2L_BUILD/test-times"
-trap 'rm -rf "$log"' EXIT
+shm=""
+if [ "${E2L_TMPFS:-1}" != 0 ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+   [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge 4194304 ] 2>/dev/null; then
+	shm=$(mktemp -d /dev/shm/e2l-tests.XXXXXX) || shm=""
+fi
+trap 'rm -rf "$log" ${shm:+"$shm"}' EXIT
 trap 'exit 2' INT TERM
 
 # The job list: "KIND NAME PATH" per line, parallel and serial apart.
@@ -68,9 +76,9 @@ order() {
 run_one() {
 	ro_start=$(date +%s)
 	if [ "$1" = unit ]; then
-		"$3" > "$log/$4.out" 2>&1
+		TMPDIR=$tmp "$3" > "$log/$4.out" 2>&1
 	else
-		sh "$3" > "$log/$4.out" 2>&1
+		TMPDIR=$tmp sh "$3" > "$log/$4.out" 2>&1
 	fi
 	ro_rc=$?
 	echo "$ro_rc $(( $(date +%s) - ro_start ))" > "$log/$4.tmp"
@@ -131,8 +139,10 @@ pool() {
 
 n=0
 : > "$log/times"
+tmp=${shm:-${TMPDIR:-/tmp}}
 pool "$log/par" "$jobs"
 [ -s "$log/ser" ] && [ "$jobs" -gt 1 ] && echo "--- serial: the tests that need the machine to themselves"
+tmp=${TMPDIR:-/tmp}
 pool "$log/ser" 1
 # the times of this run, for the next one's order (a partial run keeps
 # the others' times)
