@@ -25,6 +25,7 @@ jobs=${E2L_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 case "$jobs" in ''|*[!0-9]*|0) echo "run_all: E2L_JOBS must be a positive number" >&2; exit 2 ;; esac
 pass=0; fail=0; skip=0; failed=""
 top=$(cd "$(dirname "$0")/.." && pwd)
+tests=${E2L_TEST_ROOT:-$top/tests}	# another tree: tests/layout/t_run_all.sh
 log=$(mktemp -d "${TMPDIR:-/tmp}/e2l-run.XXXXXX")
 times="$E2L_BUILD/test-times"
 shm=""
@@ -41,14 +42,14 @@ for t in "$E2L_BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=unit/$(basename "$t")
 	case "$name" in *"$pattern"*) ;; *) continue ;; esac
-	src="$top/tests/unit/$(basename "$t").c"
+	src="$tests/unit/$(basename "$t").c"
 	if [ -f "$src" ] && grep -q 'e2l: serial' "$src"; then
 		echo "unit $name $t" >> "$log/ser"
 	else
 		echo "unit $name $t" >> "$log/par"
 	fi
 done
-for t in "$top"/tests/*/t_*.sh; do
+for t in "$tests"/*/t_*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$(dirname "$t")")/$(basename "$t" .sh)
 	case "$name" in *"$pattern"*) ;; *) continue ;; esac
