@@ -5,6 +5,7 @@
  * unmapped blocks, random garbage) refused without a crash or a write. */
 #include "quota_fixture.h"
 #include "e2l_err.h"
+#include "quota_update.h"
 
 #include <stdio.h>
 #include <stdlib.h>
