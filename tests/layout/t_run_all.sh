@@ -33,8 +33,8 @@ mk b/t_skip 'echo "skip: nothing to do here"; exit 77'
 printf '#!/bin/sh\necho unit ran >> %s\n' "$ev" > "$build/tests/test_one"
 chmod +x "$build/tests/test_one"
 
-E2L_TEST_ROOT=$root E2L_BUILD=$build E2L_IMAGES=$T E2L_JOBS=3 TMPDIR=$T \
-	sh "$runner" > "$T/out" 2>&1
+E2L_TESTS= E2L_TEST_ROOT=$root E2L_BUILD=$build E2L_IMAGES=$T E2L_JOBS=3 \
+	TMPDIR=$T sh "$runner" > "$T/out" 2>&1
 rc=$?
 on_fail() { cat "$T/out"; cat "$ev"; }
 [ $rc -ne 0 ] || fail "a failing test, yet the runner exits 0"
@@ -63,7 +63,7 @@ awk '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
 # E2L_TESTS: only the matching tests
 : > "$ev"
 E2L_TESTS=t_ser E2L_TEST_ROOT=$root E2L_BUILD=$build E2L_IMAGES=$T \
-	TMPDIR=$T sh "$runner" > "$T/out" 2>&1 || fail "E2L_TESTS=t_ser run failed"
+	E2L_JOBS=3 TMPDIR=$T sh "$runner" > "$T/out" 2>&1 || fail "E2L_TESTS=t_ser run failed"
 tail -1 "$T/out" | grep -qx "2 passed, 0 failed, 0 skipped" ||
 	fail "E2L_TESTS=t_ser ran: $(tail -1 "$T/out")"
 grep -q -e meet -e "unit ran" "$ev" && fail "E2L_TESTS ran a test that does not match"
