@@ -28,6 +28,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tests=${E2L_TEST_ROOT:-$top/tests}	# another tree: tests/layout/t_run_all.sh
 log=$(mktemp -d "${TMPDIR:-/tmp}/e2l-run.XXXXXX")
 times="$E2L_BUILD/test-times"
+order_by=$times	# a first sanitizer run goes by the plain build's times
+[ -f "$order_by" ] || order_by="$top/build/test-times"
 shm=""
 if [ "${E2L_TMPFS:-1}" != 0 ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
    [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge 4194304 ] 2>/dev/null; then
@@ -63,10 +65,10 @@ done
 # order FILE: the jobs of FILE, the slowest of the last run first (the
 # rest, new tests, keep their order after them).
 order() {
-	if [ -f "$times" ]; then
+	if [ -f "$order_by" ]; then
 		awk 'NR == FNR { secs[$2] = $1; next }
 		     { print (($2 in secs) ? secs[$2] : -1), NR, $0 }' \
-			"$times" "$1" | sort -k1,1nr -k2,2n | cut -d' ' -f3-
+			"$order_by" "$1" | sort -k1,1nr -k2,2n | cut -d' ' -f3-
 	else
 		cat "$1"
 	fi
