@@ -84,7 +84,7 @@ static errcode_t demo_init(struct demo *d, const char *path,
 	ext2fs_blocks_count_set(&param, geom->blocks);
 	ext2fs_r_blocks_count_set(&param, geom->blocks * 5 / 100);
 	param.s_log_block_size = geom->log_block_size;
-	param.s_log_cluster_size = geom->log_block_size;
+	param.s_log_cluster_size = geom->log_block_size + geom->cluster_bits;
 	param.s_rev_level = EXT2_DYNAMIC_REV;
 	param.s_inode_size = 256;
 	param.s_inodes_count = (geom->blocks << (10 + geom->log_block_size)) /
@@ -113,6 +113,15 @@ static errcode_t demo_init(struct demo *d, const char *path,
 	}
 	if (!ext2fs_has_feature_flex_bg(&param))
 		param.s_log_groups_per_flex = 0;
+	/* bigalloc: allocation in clusters of 2^cluster_bits blocks (as
+	 * mke2fs -O bigalloc -C); a cluster size needs the feature. */
+	if (geom->cluster_bits)
+		ext2fs_set_feature_bigalloc(&param);
+	else if (ext2fs_has_feature_bigalloc(&param)) {
+		out_error(d->log, "mkdemo", 0, "bigalloc needs a cluster size "
+			  "larger than the block size");
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
 
 	err = ext2fs_initialize(path, EXT2_FLAG_64BITS, &param,
 				unix_io_manager, &d->fs);
@@ -138,6 +147,10 @@ static errcode_t demo_init(struct demo *d, const char *path,
 	ext2fs_init_csum_seed(fs);
 
 	err = ext2fs_allocate_tables(fs);
+	/* bigalloc: the tables were placed block by block; from here on
+	 * the bitmap is one bit per cluster, as the kernel reads it */
+	if (!err && ext2fs_has_feature_bigalloc(sb))
+		err = ext2fs_convert_subcluster_bitmap(fs, &fs->block_map);
 	if (err) {
 		out_error(d->log, "mkdemo", err, "while allocating tables");
 		return err;
@@ -281,8 +294,34 @@ errcode_t demo_begin(struct demo *d, const char *path,
 	return err;
 }
 
+/* bigalloc: each group's free count is in clusters, and the libext2fs
+ * calls that allocated part of a cluster counted it in blocks; count the
+ * free clusters of the bitmap again, group by group. */
+static void demo_count_clusters(ext2_filsys fs)
+{
+	blk64_t c, first, last, free_total = 0;
+	unsigned long long nfree;
+	dgrp_t g;
+
+	for (g = 0; g < fs->group_desc_count; g++) {
+		first = EXT2FS_B2C(fs, ext2fs_group_first_block2(fs, g));
+		last = EXT2FS_B2C(fs, ext2fs_group_last_block2(fs, g));
+		for (nfree = 0, c = first; c <= last; c++)
+			if (!ext2fs_fast_test_block_bitmap2(fs->block_map,
+						EXT2FS_C2B(fs, c)))
+				nfree++;
+		ext2fs_bg_free_blocks_count_set(fs, g, nfree);
+		ext2fs_group_desc_csum_set(fs, g);
+		free_total += nfree;
+	}
+	ext2fs_free_blocks_count_set(fs->super, EXT2FS_C2B(fs, free_total));
+	ext2fs_mark_super_dirty(fs);
+}
+
 errcode_t demo_end(struct demo *d, const char *path, errcode_t err)
 {
+	if (!err && ext2fs_has_feature_bigalloc(d->fs->super))
+		demo_count_clusters(d->fs);
 	if (!err) {
 		err = ext2fs_set_gdt_csum(d->fs);
 		if (err)

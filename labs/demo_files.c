@@ -93,16 +93,25 @@ errcode_t demo_file_put(struct demo *d, struct demo_file *f, blk64_t lblk,
 {
 	ext2_filsys fs = d->fs;
 	uint64_t off, end;
-	blk64_t i, n, p;
+	blk64_t i, n, p, c0, c1;
 	errcode_t err;
 
+	if (!count)
+		return 0;
 	if (!d->buf) {
 		err = ext2fs_get_mem(DEMO_CHUNK * fs->blocksize, &d->buf);
 		if (err)
 			return err;
 	}
-	if (!allocated)
-		ext2fs_block_alloc_stats_range(fs, pblk, count, +1);
+	/* Whole clusters (one block each without bigalloc): those the run
+	 * touches, less the one the file's previous run ended in. */
+	c0 = EXT2FS_B2C(fs, pblk);
+	c1 = EXT2FS_B2C(fs, pblk + count - 1);
+	if (f->blocks && f->end && EXT2FS_B2C(fs, f->end - 1) == c0)
+		c0++;
+	if (!allocated && c0 <= c1)
+		ext2fs_block_alloc_stats_range(fs, EXT2FS_C2B(fs, c0),
+			(blk_t)EXT2FS_C2B(fs, c1 - c0 + 1), +1);
 	for (i = 0; i < count; i += n) {
 		n = count - i < DEMO_CHUNK ? count - i : DEMO_CHUNK;
 		off = (lblk + i) * fs->blocksize;
@@ -122,8 +131,10 @@ errcode_t demo_file_put(struct demo *d, struct demo_file *f, blk64_t lblk,
 		if (err)
 			return err;
 	}
-	err = ext2fs_iblk_add_blocks(fs, &f->inode, count);
+	err = c0 <= c1 ? ext2fs_iblk_add_blocks(fs, &f->inode, c1 - c0 + 1) :
+	      0;
 	f->blocks += count;
+	f->end = pblk + count;
 	d->data_bytes += count * fs->blocksize;
 	if (lblk + count > f->next_lblk)
 		f->next_lblk = lblk + count;

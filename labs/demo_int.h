@@ -44,6 +44,7 @@ struct demo_file {
 	uint64_t size;			/* final size in bytes */
 	blk64_t next_lblk;		/* next logical block to map */
 	blk64_t blocks;			/* data blocks mapped */
+	blk64_t end;			/* just past the last block mapped */
 };
 
 /* The geometry of an image (the demo's, or a lab scenario's). */
@@ -52,6 +53,8 @@ struct demo_geom {
 	unsigned log_block_size;	/* 0: 1 KiB, 1: 2 KiB, 2: 4 KiB */
 	unsigned inode_ratio;		/* bytes per inode */
 	unsigned log_flex;		/* log2 groups per flex group */
+	unsigned cluster_bits;		/* log2 blocks per cluster: > 0 makes
+					 * a bigalloc filesystem */
 	const char *features;		/* e2p edit list ("^flex_bg,..."),
 					 * applied to the demo's features */
 };

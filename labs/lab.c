@@ -127,6 +127,7 @@ static errcode_t lab_parse(struct lab *lab, struct sink *out)
 	}
 	v = (char *)lab_get(lab, "needs", "", 0);
 	lab->live = v && strstr(v, "live");
+	lab->mount = v && strstr(v, "mount");
 	return lab_lint(lab, out);
 }
 
@@ -246,7 +247,8 @@ void lab_describe(const struct lab *lab, struct strbuf *sb)
 	size_t i;
 
 	strbuf_printf(sb, "Lab %s: %s%s\n\nGoal:\n", lab->name, lab->title,
-		      lab->live ? " (needs a live system)" : "");
+		      lab->live ? " (needs a live system)" : lab->mount ?
+		      " (needs root and a loop mount)" : "");
 	for (i = 0; (v = lab_get(lab, "goal", "", i)); i++)
 		strbuf_printf(sb, "  %s\n", v);
 	strbuf_printf(sb, "\nSteps:\n");

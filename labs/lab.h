@@ -21,6 +21,7 @@ struct lab {
 	char *name;		/* own copy */
 	const char *title;
 	int live;		/* "needs: live": no offline check */
+	int mount;		/* "needs: mount": its recipe mounts */
 	struct lab_line *l;
 	size_t n;
 	/* The scenario: its seed (from the trainee's lab state, 0 before

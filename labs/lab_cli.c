@@ -26,7 +26,8 @@ static void list_one(const char *name, struct sink *out)
 		return;
 	out_printf(out, "%-10s %s%s\n", lab.name, lab.title,
 		   lab.live ? "  [needs a live system: root, a loop mount, "
-			      "tracing]" : "");
+			      "tracing]" : lab.mount ? "  [needs root and a loop "
+			      "mount]" : "");
 	lab_free(&lab);
 }
 

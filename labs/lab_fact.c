@@ -1,21 +1,17 @@
-/* lab_fact.c - the facts a lab's checks and claims read from images: the
- * journal's runs, a file's extents and checksum, inodes, block owners,
- * flex islands, group metadata places, the worst file; of the checked
- * image, a companion image, or the fresh scenario; and arithmetic on
- * them (help/labs/README.md lists them all). */
+/* lab_fact.c - the fact language of a lab's checks and claims: one table
+ * of the fact families (their names, argument and fields), the images a
+ * fact is about (the checked one, a companion, the fresh scenario) and
+ * arithmetic on facts; the families are read in lab_fact_fs.c and
+ * lab_fact_file.c (help/labs/README.md lists them all). */
 #include "lab_int.h"
-#include "flex.h"
-#include "frag.h"
-#include "journal.h"
 #include "lab_htree.h"
-#include "owner.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void set_num(struct lab_fact *f, unsigned long long n)
+void lab_fact_num(struct lab_fact *f, unsigned long long n)
 {
 	strbuf_reset(&f->s);
 	f->n = n;
@@ -23,7 +19,7 @@ static void set_num(struct lab_fact *f, unsigned long long n)
 	strbuf_printf(&f->s, "%llu", n);
 }
 
-static void add_range(struct lab_fact *f, blk64_t a, blk64_t len)
+void lab_fact_range(struct lab_fact *f, blk64_t a, blk64_t len)
 {
 	strbuf_printf(&f->s, "%s%llu", f->s.len ? "," : "",
 		      (unsigned long long)a);
@@ -80,466 +76,6 @@ static struct session *image_for(struct lab_images *im, const char *tag,
 	return &im->other;
 }
 
-/* The inode's leaf extents: unwritten ones (and their blocks), the first
- * block. */
-static errcode_t walk_extents(ext2_filsys fs, ext2_ino_t ino,
-			      unsigned long long *unwritten,
-			      unsigned long long *unw_blocks, blk64_t *first)
-{
-	ext2_extent_handle_t h;
-	struct ext2fs_extent e;
-	int op = EXT2_EXTENT_ROOT;
-	errcode_t err;
-
-	*unwritten = *unw_blocks = 0;
-	*first = 0;
-	err = ext2fs_extent_open(fs, ino, &h);
-	if (err)
-		return err;
-	while (!(err = ext2fs_extent_get(h, op, &e))) {
-		op = EXT2_EXTENT_NEXT;
-		if (!(e.e_flags & EXT2_EXTENT_FLAGS_LEAF) ||
-		    (e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT))
-			continue;
-		if (!*first)
-			*first = e.e_pblk;
-		if (e.e_flags & EXT2_EXTENT_FLAGS_UNINIT) {
-			(*unwritten)++;
-			*unw_blocks += e.e_len;
-		}
-	}
-	ext2fs_extent_free(h);
-	return err == EXT2_ET_EXTENT_NO_NEXT ? 0 : err;
-}
-
-errcode_t lab_file_sum(ext2_filsys fs, ext2_ino_t ino, char out[17])
-{
-	ext2_file_t file;
-	char buf[65536];
-	unsigned int got;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	unsigned long long size;
-	errcode_t err;
-
-	err = ext2fs_file_open(fs, ino, 0, &file);
-	if (err)
-		return err;
-	size = ext2fs_file_get_size(file);
-	for (;;) {
-		unsigned i;
-
-		err = ext2fs_file_read(file, buf, sizeof(buf), &got);
-		if (err || !got)
-			break;
-		for (i = 0; i < got; i++)
-			h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ULL;
-	}
-	ext2fs_file_close(file);
-	h ^= size * 0x9e3779b97f4a7c15ULL;
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
-	return err;
-}
-
-static const char *fact_file(struct session *s, const char *path,
-			     const char *field, struct lab_fact *f)
-{
-	ext2_filsys fs = s->fs;
-	struct ext2_inode inode;
-	struct frag_file ff;
-	unsigned long long unw, unwb;
-	char sum[17];
-	ext2_ino_t ino;
-	blk64_t first;
-
-	if (ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, path, &ino) ||
-	    ext2fs_read_inode(fs, ino, &inode)) {
-		if (!strcmp(field, "exists")) {
-			set_num(f, 0);
-			return NULL;
-		}
-		return "no such file";
-	}
-	if (!strcmp(field, "exists")) {
-		set_num(f, 1);
-	} else if (!strcmp(field, "ino")) {
-		set_num(f, ino);
-	} else if (!strcmp(field, "size")) {
-		set_num(f, EXT2_I_SIZE(&inode));
-	} else if (!strcmp(field, "sum")) {
-		if (!LINUX_S_ISREG(inode.i_mode))
-			return "not a regular file";
-		if (lab_file_sum(fs, ino, sum))
-			return "cannot read its data";
-		strbuf_reset(&f->s);
-		strbuf_printf(&f->s, "%s", sum);
-		f->isnum = 0;
-	} else if (!strcmp(field, "depth") ||
-		   !strcmp(field, "leaf_entries")) {
-		struct ext3_extent_header *eh = (void *)inode.i_block;
-		ext2_extent_handle_t h;
-		struct ext2fs_extent e;
-		unsigned long long nleaf = 0;
-		int op = EXT2_EXTENT_ROOT;
-
-		if (!(inode.i_flags & EXT4_EXTENTS_FL))
-			return "not extent-mapped";
-		if (field[0] == 'd') {
-			set_num(f, ext2fs_le16_to_cpu(eh->eh_depth));
-			return NULL;
-		}
-		if (ext2fs_extent_open(fs, ino, &h))
-			return "cannot read its extent tree";
-		while (!ext2fs_extent_get(h, op, &e)) {
-			op = EXT2_EXTENT_NEXT;
-			if ((e.e_flags & EXT2_EXTENT_FLAGS_LEAF) &&
-			    !(e.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT))
-				nleaf++;
-		}
-		ext2fs_extent_free(h);
-		set_num(f, nleaf);
-	} else if (!strcmp(field, "extents") || !strcmp(field, "blocks")) {
-		if (frag_file_get(s, ino, &ff))
-			return "cannot read its blocks";
-		set_num(f, field[0] == 'e' ? ff.extents : ff.blocks);
-	} else if (!strcmp(field, "unwritten") || !strcmp(field, "first") ||
-		   !strcmp(field, "group") || !strcmp(field, "written") ||
-		   !strcmp(field, "unwritten_blocks")) {
-		if (!(inode.i_flags & EXT4_EXTENTS_FL))
-			return "not extent-mapped";
-		if (walk_extents(fs, ino, &unw, &unwb, &first))
-			return "cannot read its extent tree";
-		if (field[0] == 'g' && !first)
-			return "the file has no blocks";
-		if (!strcmp(field, "written")) {
-			if (frag_file_get(s, ino, &ff))
-				return "cannot read its blocks";
-			set_num(f, ff.blocks > unwb ? ff.blocks - unwb : 0);
-		} else if (!strcmp(field, "unwritten_blocks")) {
-			set_num(f, unwb);
-		} else {
-			set_num(f, field[0] == 'u' ? unw : field[0] == 'f' ?
-				first : ext2fs_group_of_blk2(fs, first));
-		}
-	} else {
-		return "unknown file field";
-	}
-	return NULL;
-}
-
-/* The journal's physical block of logical block l; 0 when unmapped. */
-static blk64_t journal_pblk(const struct e2l_journal *j, blk64_t l)
-{
-	unsigned i;
-
-	for (i = 0; i < j->next; i++)
-		if (l >= j->ext[i].lblk && l < j->ext[i].lblk + j->ext[i].len)
-			return j->ext[i].pblk + (l - j->ext[i].lblk);
-	return 0;
-}
-
-static const char *fact_journal(ext2_filsys fs, const char *field,
-				struct lab_fact *f)
-{
-	struct e2l_journal j;
-	const char *msg = NULL;
-	unsigned i, runs = 0;
-
-	if (journal_load(fs, &j))
-		return "cannot read the journal";
-	if (!j.present || j.external) {
-		msg = "no internal journal";
-		goto out;
-	}
-	for (i = 0; i < j.next; i++)
-		if (!i || j.ext[i].pblk != j.ext[i - 1].pblk +
-		    j.ext[i - 1].len)
-			runs++;
-	if (!strcmp(field, "extents"))
-		set_num(f, runs);
-	else if (!strcmp(field, "blocks"))
-		set_num(f, j.data_blocks);
-	else if (!strcmp(field, "start"))
-		set_num(f, j.next ? j.ext[0].pblk : 0);
-	else if (!strcmp(field, "inode"))
-		set_num(f, j.ino);
-	else if (!strcmp(field, "dirty") && j.sb_valid)
-		set_num(f, j.sb_start != 0);
-	else if (!strcmp(field, "sequence") && j.sb_valid)
-		set_num(f, j.sb_sequence);
-	else if (!strcmp(field, "sequence"))
-		msg = "the journal superblock is not valid";
-	else if (!strcmp(field, "runs"))
-		for (i = 0; i < j.next; i++)
-			add_range(f, j.ext[i].pblk, j.ext[i].len);
-	else if (!j.sb_valid && !strncmp(field, "fc_", 3))
-		msg = "the journal superblock is not valid";
-	else if (!strcmp(field, "maxlen") && j.sb_valid)
-		set_num(f, j.sb_maxlen);
-	else if (!strcmp(field, "maxlen"))
-		msg = "the journal superblock is not valid";
-	else if (!strcmp(field, "fc_blocks") || !strcmp(field, "fc_start")) {
-		unsigned long long fc;
-
-		fc = journal_fc_blocks(&j);
-		if (field[3] == 'b')
-			set_num(f, fc);
-		else if (!fc || fc > j.sb_maxlen)
-			msg = "no fast-commit area";
-		else
-			set_num(f, journal_pblk(&j, j.sb_maxlen - fc));
-	} else
-		msg = "unknown journal field";
-out:
-	journal_release(&j);
-	return msg;
-}
-
-static const char *fact_inode(ext2_filsys fs, unsigned long long ino,
-			      const char *field, struct lab_fact *f)
-{
-	unsigned long long idx, off;
-	struct ext2_inode inode;
-	dgrp_t g;
-
-	if (!ino || ino > fs->super->s_inodes_count)
-		return "no such inode";
-	g = (ino - 1) / fs->super->s_inodes_per_group;
-	idx = (ino - 1) % fs->super->s_inodes_per_group;
-	off = idx * EXT2_INODE_SIZE(fs->super);
-	if (!strcmp(field, "group")) {
-		set_num(f, g);
-	} else if (!strcmp(field, "table_block")) {
-		set_num(f, ext2fs_inode_table_loc(fs, g) + off / fs->blocksize);
-	} else if (!strcmp(field, "offset")) {
-		set_num(f, off % fs->blocksize);
-	} else if (!strcmp(field, "sum")) {
-		char sum[17];
-
-		/* a deleted inode's too, while its block map stays */
-		if (ext2fs_read_inode(fs, ino, &inode) ||
-		    !LINUX_S_ISREG(inode.i_mode))
-			return "not a regular file's inode";
-		if (lab_file_sum(fs, ino, sum))
-			return "cannot read its data";
-		strbuf_reset(&f->s);
-		strbuf_printf(&f->s, "%s", sum);
-		f->isnum = 0;
-	} else if (!strcmp(field, "links") || !strcmp(field, "size") ||
-		   !strcmp(field, "generation") || !strcmp(field, "dtime")) {
-		if (ext2fs_read_inode(fs, ino, &inode))
-			return "cannot read the inode";
-		set_num(f, field[0] == 'l' ? inode.i_links_count :
-			field[0] == 's' ? EXT2_I_SIZE(&inode) :
-			field[0] == 'd' ? inode.i_dtime : inode.i_generation);
-	} else {
-		return "unknown inode field";
-	}
-	return NULL;
-}
-
-static void add_uuid(struct lab_fact *f, const unsigned char *u)
-{
-	int i;
-
-	strbuf_reset(&f->s);
-	f->isnum = 0;
-	for (i = 0; i < 16; i++)
-		strbuf_printf(&f->s, "%s%02x", i == 4 || i == 6 || i == 8 ||
-			      i == 10 ? "-" : "", u[i]);
-}
-
-/* deleted: the first inode of a deleted regular file (links 0, dtime
- * set, its mode kept), 0 when there is none. */
-static const char *fact_deleted(ext2_filsys fs, struct lab_fact *f)
-{
-	ext2_inode_scan scan;
-	struct ext2_inode inode;
-	ext2_ino_t ino, found = 0;
-
-	if (ext2fs_open_inode_scan(fs, 0, &scan))
-		return "cannot scan the inodes";
-	while (!found && !ext2fs_get_next_inode(scan, &ino, &inode) && ino)
-		if (ino >= EXT2_FIRST_INO(fs->super) && !inode.i_links_count &&
-		    inode.i_dtime && LINUX_S_ISREG(inode.i_mode))
-			found = ino;
-	ext2fs_close_inode_scan(scan);
-	set_num(f, found);
-	return NULL;
-}
-
-/* The facts of the superblock and of groups: NULL when known, else why
- * not; unknown names give "unknown fact". */
-/* desc_copies(G): every block that holds a copy of group G's descriptor:
- * the primary and the backups.  Before the first meta group the whole
- * table follows each superblock copy; in a meta group its one descriptor
- * block is in the meta group's first, second and last groups (after a
- * superblock copy where the group has one). */
-static void lab_desc_copies(ext2_filsys fs, dgrp_t g, struct lab_fact *f)
-{
-	struct ext2_super_block *sb = fs->super;
-	unsigned per = EXT2_DESC_PER_BLOCK(sb), i = g / per, k;
-	dgrp_t m[3], c;
-
-	if (!ext2fs_has_feature_meta_bg(sb) || i < sb->s_first_meta_bg) {
-		for (c = 0; c < fs->group_desc_count; c++)
-			if (ext2fs_bg_has_super(fs, c))
-				add_range(f, ext2fs_group_first_block2(fs, c) +
-					  1 + i, 1);
-		return;
-	}
-	m[0] = i * per;
-	m[1] = i * per + 1;
-	m[2] = i * per + per - 1;
-	for (k = 0; k < 3; k++)
-		if (m[k] < fs->group_desc_count)
-			add_range(f, ext2fs_group_first_block2(fs, m[k]) +
-				  (ext2fs_bg_has_super(fs, m[k]) ? 1 : 0), 1);
-}
-
-static const char *fact_fs(ext2_filsys fs, const char *name, int hasarg,
-			   unsigned long long a, struct lab_fact *f)
-{
-	struct ext2_super_block *sb = fs->super;
-	blk64_t sbk, old, new;
-	blk_t used;
-	dgrp_t g;
-
-	if (!hasarg) {
-		if (!strcmp(name, "groups"))
-			set_num(f, fs->group_desc_count);
-		else if (!strcmp(name, "blocks_count"))
-			set_num(f, ext2fs_blocks_count(sb));
-		else if (!strcmp(name, "blocks_per_group"))
-			set_num(f, sb->s_blocks_per_group);
-		else if (!strcmp(name, "inodes_per_group"))
-			set_num(f, sb->s_inodes_per_group);
-		else if (!strcmp(name, "first_data_block"))
-			set_num(f, sb->s_first_data_block);
-		else if (!strcmp(name, "block_size"))
-			set_num(f, fs->blocksize);
-		else if (!strcmp(name, "inode_size"))
-			set_num(f, EXT2_INODE_SIZE(sb));
-		else if (!strcmp(name, "descs_per_block"))
-			set_num(f, EXT2_DESC_PER_BLOCK(sb));
-		else if (!strcmp(name, "first_meta_bg"))
-			set_num(f, ext2fs_has_feature_meta_bg(sb) ?
-				sb->s_first_meta_bg : fs->desc_blocks);
-		else if (!strcmp(name, "reserved_gdt_blocks"))
-			set_num(f, sb->s_reserved_gdt_blocks);
-		else if (!strcmp(name, "groups_per_flex"))
-			set_num(f, ext2fs_has_feature_flex_bg(sb) &&
-				sb->s_log_groups_per_flex < 31 ?
-				1U << sb->s_log_groups_per_flex : 0);
-		else if (!strcmp(name, "fs.uuid"))
-			add_uuid(f, sb->s_uuid);
-		else if (!strcmp(name, "fs.hash_seed"))
-			add_uuid(f, (const unsigned char *)sb->s_hash_seed);
-		else if (!strcmp(name, "fs.mkfs_time"))
-			set_num(f, sb->s_mkfs_time);
-		else if (!strcmp(name, "deleted"))
-			return fact_deleted(fs, f);
-		else if (!strcmp(name, "sb_backups")) {
-			strbuf_reset(&f->s);
-			f->isnum = 0;
-			for (g = 1; g < fs->group_desc_count; g++)
-				if (ext2fs_bg_has_super(fs, g))
-					add_range(f,
-					    ext2fs_group_first_block2(fs, g),
-					    1);
-		} else
-			return "unknown fact";
-		return NULL;
-	}
-	if (!strcmp(name, "group_of")) {
-		if (a < sb->s_first_data_block || a >= ext2fs_blocks_count(sb))
-			return "no such block";
-		set_num(f, ext2fs_group_of_blk2(fs, a));
-		return NULL;
-	}
-	if (strcmp(name, "group_first") && strcmp(name, "group_last") &&
-	    strcmp(name, "gdt") && strcmp(name, "inode_table") &&
-	    strcmp(name, "block_bitmap") && strcmp(name, "inode_bitmap") &&
-	    strcmp(name, "desc_block") && strcmp(name, "desc_copies"))
-		return "unknown fact";
-	if (a >= fs->group_desc_count)
-		return "no such group";
-	g = a;
-	strbuf_reset(&f->s);
-	f->isnum = 0;
-	if (!strcmp(name, "group_first")) {
-		set_num(f, ext2fs_group_first_block2(fs, g));
-	} else if (!strcmp(name, "group_last")) {
-		set_num(f, ext2fs_group_last_block2(fs, g));
-	} else if (!strcmp(name, "gdt")) {
-		ext2fs_super_and_bgd_loc2(fs, g, &sbk, &old, &new, &used);
-		if (old)
-			add_range(f, old, fs->desc_blocks);
-		else if (new)
-			add_range(f, new, 1);
-	} else if (!strcmp(name, "desc_block")) {
-		set_num(f, ext2fs_descriptor_block_loc2(fs,
-				sb->s_first_data_block,
-				g / EXT2_DESC_PER_BLOCK(sb)));
-	} else if (!strcmp(name, "desc_copies")) {
-		lab_desc_copies(fs, g, f);
-	} else if (!strcmp(name, "inode_table")) {
-		add_range(f, ext2fs_inode_table_loc(fs, g),
-			  fs->inode_blocks_per_group);
-	} else if (!strcmp(name, "block_bitmap")) {
-		add_range(f, ext2fs_block_bitmap_loc(fs, g), 1);
-	} else {
-		add_range(f, ext2fs_inode_bitmap_loc(fs, g), 1);
-	}
-	return NULL;
-}
-
-/* owner(B): the inode that owns block B, or the kind of metadata ("sb",
- * "gdt", "itable", ...), or "free". */
-static const char *fact_owner(struct session *s, unsigned long long b,
-			      struct lab_fact *f)
-{
-	struct owner_run run;
-
-	if (b >= ext2fs_blocks_count(s->fs->super))
-		return "no such block";
-	if (owner_index_build(s) || owner_lookup(s, b, &run))
-		return "cannot find the block's owner";
-	if (run.ino) {
-		set_num(f, run.ino);
-		return NULL;
-	}
-	strbuf_reset(&f->s);
-	f->isnum = 0;
-	strbuf_printf(&f->s, "%s", owner_class_key(run.cls));
-	return NULL;
-}
-
-static const char *fact_worst(struct session *s, int extents,
-			      struct lab_fact *f)
-{
-	ext2_filsys fs = s->fs;
-	struct frag_files ff;
-	char *name = NULL;
-	ext2_ino_t dir = 0;
-
-	if (frag_files_get(s, 1, &ff))
-		return "cannot measure fragmentation";
-	strbuf_reset(&f->s);
-	f->isnum = 0;
-	if (extents) {
-		set_num(f, ff.nworst ? ff.worst[0].extents : 0);
-	} else if (ff.nworst) {
-		/* A file's name lives in its directory: find it. */
-		if (!owner_find_parents(fs, &ff.worst[0].ino, &dir, 1) &&
-		    dir && !ext2fs_get_pathname(fs, dir, ff.worst[0].ino,
-						&name))
-			strbuf_printf(&f->s, "%s", name);
-	}
-	ext2fs_free_mem(&name);
-	frag_files_release(&ff);
-	return NULL;
-}
-
 /* The position of the ')' that closes the '(' at e[0], or NULL. */
 static const char *closing(const char *e)
 {
@@ -557,65 +93,134 @@ static const char *closing(const char *e)
 static const char *expr_eval(struct lab_images *im, const char *e,
 			     size_t len, struct lab_fact *f);
 
-static const char *const fs_names[] = {
-	"groups", "blocks_count", "blocks_per_group", "inodes_per_group",
-	"first_data_block", "block_size", "inode_size", "groups_per_flex",
-	"descs_per_block", "first_meta_bg", "reserved_gdt_blocks",
-	"fs.uuid", "fs.hash_seed", "fs.mkfs_time", "sb_backups", "deleted",
-	NULL
-};
-static const char *const group_names[] = {
-	"group_first", "group_last", "gdt", "inode_table", "block_bitmap",
-	"inode_bitmap", "group_of", "desc_block", "desc_copies", NULL
-};
-static const char *const file_fields[] = {
-	"exists", "ino", "size", "sum", "extents", "blocks", "unwritten",
-	"unwritten_blocks", "written", "first", "group", "depth",
-	"leaf_entries", NULL
-};
-static const char *const inode_fields[] = {
-	"group", "table_block", "offset", "links", "size", "generation",
-	"dtime", "sum", NULL
-};
-static const char *const journal_fields[] = {
-	"extents", "blocks", "start", "runs", "inode", "sequence", "dirty",
-	"maxlen", "fc_blocks", "fc_start",
-	NULL
-};
-static const char *const trace_fields[] = {
-	"uuid", "first", "group", "inode", "blocks", NULL
-};
-static const char *const dir_fields[] = {
-	"indexed", "depth", "blocks", NULL
-};
-static const char *const dirent_fields[] = {
-	"hash", "minor", "leaf", NULL
-};
-static const char *const flex_fields[] = {
-	"layout", "packed", "islands", NULL
+static const char *fact_dir(const struct lab_fact_arg *a, struct lab_fact *f)
+{
+	const char *why = lab_fact_dir(a->s->fs, a->path, a->field, &f->n);
+
+	if (!why)
+		lab_fact_num(f, f->n);
+	return why;
+}
+
+static const char *fact_dirent(const struct lab_fact_arg *a,
+			       struct lab_fact *f)
+{
+	return lab_fact_dirent(a->s->fs, a->path, a->field, &f->s, &f->n,
+			       &f->isnum);
+}
+
+static const char *fact_trace(const struct lab_fact_arg *a,
+			      struct lab_fact *f)
+{
+	return lab_fact_trace(a->im->image, a->path, a->field, f);
+}
+
+static const char *fact_exp(const struct lab_fact_arg *a, struct lab_fact *f)
+{
+	return lab_fact_exp(a->im->image, a->path, a->field, f);
+}
+
+enum fact_form {
+	FA_NONE,	/* name or name.field */
+	FA_NUM,		/* name(EXPR)[.field] */
+	FA_PATH,	/* name(/path).field, the path as written */
+	FA_FILE,	/* file(/path).field, or file(EXPR) giving a path */
 };
 
-static int among(const char *const *names, const char *s, size_t n)
+/* Every fact family: the names it answers to (space-separated), its
+ * argument, its fields (NULL: none; a leading "-": the field may be left
+ * out) and what reads it. */
+static const struct fact_family {
+	const char *names;
+	enum fact_form form;
+	const char *fields;
+	int no_image;		/* read beside the image, not in it */
+	const char *(*eval)(const struct lab_fact_arg *a, struct lab_fact *f);
+	int (*field_ok)(const char *field, size_t n);	/* else fields */
+} families[] = {
+	{ "groups blocks_count blocks_per_group inodes_per_group "
+	  "first_data_block block_size inode_size groups_per_flex "
+	  "descs_per_block first_meta_bg reserved_gdt_blocks sb_backups "
+	  "deleted cluster_size cluster_blocks clusters_per_group",
+	  FA_NONE, NULL, 0, lab_fact_super, NULL },
+	{ "fs", FA_NONE, "uuid hash_seed mkfs_time", 0, lab_fact_super, NULL },
+	{ "journal", FA_NONE, "extents blocks start runs inode sequence "
+	  "dirty maxlen fc_blocks fc_start", 0, lab_fact_journal, NULL },
+	{ "frag.worst", FA_NONE, "- extents", 0, lab_fact_worst, NULL },
+	{ "group_first group_last gdt inode_table block_bitmap "
+	  "inode_bitmap group_of desc_block desc_copies",
+	  FA_NUM, NULL, 0, lab_fact_group, NULL },
+	{ "owner", FA_NUM, NULL, 0, lab_fact_owner, NULL },
+	{ "inode", FA_NUM, "group table_block offset links size generation "
+	  "dtime sum", 0, lab_fact_inode, NULL },
+	{ "flex", FA_NUM, "layout packed islands", 0, lab_fact_flex, NULL },
+	{ "file", FA_FILE, "exists ino size allocated sum extents blocks "
+	  "unwritten "
+	  "unwritten_blocks written first group depth leaf_entries",
+	  0, lab_fact_file, NULL },
+	{ "dir", FA_PATH, "indexed depth blocks", 0, fact_dir, NULL },
+	{ "dirent", FA_PATH, "hash minor leaf", 0, fact_dirent, NULL },
+	{ "trace", FA_PATH, "uuid first group inode blocks", 1, fact_trace,
+	  NULL },
+	{ "exp", FA_PATH, "", 1, fact_exp, lab_exp_field_ok },
+};
+
+/* Is s[0..n) one of the space-separated words? */
+static int among(const char *words, const char *s, size_t n)
 {
-	for (; *names; names++)
-		if (strlen(*names) == n && !strncmp(*names, s, n))
+	const char *w = words;
+	size_t k;
+
+	while (*w) {
+		k = strcspn(w, " ");
+		if (k == n && !strncmp(w, s, n))
 			return 1;
+		w += k;
+		w += *w == ' ';
+	}
 	return 0;
 }
 
+/* The family of name[0..len) (with hasarg, the text before '('); for a
+ * family without an argument, *field is set to what follows "name.". */
+static const struct fact_family *family_of(const char *name, size_t len,
+					   int hasarg, const char **field)
+{
+	const struct fact_family *fam;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		fam = &families[i];
+		if ((fam->form != FA_NONE) != hasarg)
+			continue;
+		if (among(fam->names, name, len))
+			return fam;
+		if (hasarg || !fam->fields)
+			continue;
+		/* name.field: the longest family name that prefixes it */
+		k = strlen(fam->names);
+		if (len > k + 1 && !strncmp(name, fam->names, k) &&
+		    name[k] == '.') {
+			*field = name + k + 1;
+			return fam;
+		}
+	}
+	return NULL;
+}
+
 /*
- * One fact, e[0..len): [TAG]name, [TAG]name(ARG)[.field], a number.  With
- * im NULL only its form is checked (lab load).
+ * One fact, e[0..len): [TAG]name, [TAG]name.field, [TAG]name(ARG)[.field],
+ * a number, a "text".  With im NULL only its form is checked (lab load).
  */
 static const char *fact_eval(struct lab_images *im, const char *e,
 			     size_t len, struct lab_fact *f)
 {
 	const char *tag = "", *end = e + len, *open, *close, *why, *field;
-	struct lab_fact a = {{0}, 0, 0};
-	char name[64], path[256], *num_end;
-	struct session *s = NULL;
-	int taglen = 0, hasarg = 0;
-	unsigned long long n = 0;
+	const struct fact_family *fam;
+	struct lab_fact v = {{0}, 0, 0};
+	struct lab_fact_arg a;
+	char name[64], fld[64], path[256], *num_end;
+	int taglen = 0;
 	size_t nl;
 
 	while (e < end && isspace((unsigned char)*e))
@@ -636,11 +241,12 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		return NULL;
 	}
 	if (isdigit((unsigned char)*e)) {
-		n = strtoull(e, &num_end, 0);
+		unsigned long long n = strtoull(e, &num_end, 0);
+
 		if (num_end != end)
 			return "bad number";
 		if (im)
-			set_num(f, n);
+			lab_fact_num(f, n);
 		return NULL;
 	}
 	if (*e == '[') {
@@ -651,13 +257,23 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		taglen = close - tag;
 		e = close + 1;
 	}
+	memset(&a, 0, sizeof(a));
+	a.im = im;
+	a.path = path;
+	path[0] = 0;
 	open = memchr(e, '(', end - e);
 	nl = (open ? open : end) - e;
+	if (open && nl == 3 && !strncmp(e, "ino", 3))
+		return "ino(PATH) is file(PATH).ino";
+	field = NULL;
+	fam = family_of(e, nl, open != NULL, &field);
+	if (!fam)
+		return "unknown fact";
+	if (field)	/* name.field */
+		nl = field - 1 - e;
 	if (nl >= sizeof(name))
 		return "unknown fact";
 	snprintf(name, sizeof(name), "%.*s", (int)nl, e);
-	field = "";
-	path[0] = 0;
 	if (open) {
 		close = closing(open);
 		if (!close || close >= end)
@@ -665,124 +281,54 @@ static const char *fact_eval(struct lab_images *im, const char *e,
 		if (close + 1 < end && close[1] != '.')
 			return "unexpected text after )";
 		field = close + 1 < end ? close + 2 : end;
-		hasarg = 1;
-		if ((!strcmp(name, "file") && open[1] == '/') ||
-		    !strcmp(name, "trace") || !strcmp(name, "dir") ||
-		    !strcmp(name, "dirent")) {
+		if (fam->form == FA_PATH ||
+		    (fam->form == FA_FILE && open[1] == '/')) {
 			if (close - open - 1 >= (long)sizeof(path))
 				return "path too long";
 			snprintf(path, sizeof(path), "%.*s",
 				 (int)(close - open - 1), open + 1);
 		} else {
 			/* The argument is itself an expression. */
-			why = expr_eval(im, open + 1, close - open - 1, &a);
-			if (!why && im && !strcmp(name, "file"))
+			why = expr_eval(im, open + 1, close - open - 1, &v);
+			if (!why && im && fam->form == FA_FILE)
 				snprintf(path, sizeof(path), "%s",
-					 a.s.buf ? a.s.buf : "");
-			else if (!why && im && !a.isnum)
+					 v.s.buf ? v.s.buf : "");
+			else if (!why && im && !v.isnum)
 				why = "the argument is not a number";
-			n = a.n;
-			strbuf_free(&a.s);
+			a.n = v.n;
+			strbuf_free(&v.s);
 			if (why)
 				return why;
-			if (im && !strcmp(name, "file") && path[0] != '/')
+			if (im && fam->form == FA_FILE && path[0] != '/')
 				return "no such file";
 		}
+	} else if (!field) {
+		field = end;
 	}
 	nl = end - field;
-	/* Is it a known fact?  (im NULL: that is all we check.) */
-	if (!hasarg && !strncmp(name, "journal.", 8)) {
-		if (!among(journal_fields, name + 8, strlen(name + 8)))
-			return "unknown journal field";
-	} else if (!hasarg && (!strcmp(name, "frag.worst") ||
-			       !strcmp(name, "frag.worst.extents"))) {
-		;
-	} else if (!hasarg) {
-		if (!among(fs_names, name, strlen(name)))
-			return "unknown fact";
-	} else if (!strcmp(name, "file")) {
-		if (!among(file_fields, field, nl))
-			return "unknown file field";
-	} else if (!strcmp(name, "inode")) {
-		if (!among(inode_fields, field, nl))
-			return "unknown inode field";
-	} else if (!strcmp(name, "trace")) {
-		if (!among(trace_fields, field, nl))
-			return "unknown trace field";
-	} else if (!strcmp(name, "dir")) {
-		if (!among(dir_fields, field, nl))
-			return "unknown dir field";
-	} else if (!strcmp(name, "dirent")) {
-		if (!among(dirent_fields, field, nl))
-			return "unknown dirent field";
-	} else if (!strcmp(name, "flex")) {
-		if (!among(flex_fields, field, nl))
-			return "unknown flex field";
-	} else if (!strcmp(name, "owner") || !strcmp(name, "ino") ||
-		   among(group_names, name, strlen(name))) {
-		if (nl)
-			return "unexpected .field";
-		if (!strcmp(name, "ino"))
-			return "ino(PATH) is file(PATH).ino";
-	} else {
-		return "unknown fact";
-	}
+	/* Is the field one the family has?  (im NULL: that is all.) */
+	if (nl >= sizeof(fld))
+		return "unknown field";
+	snprintf(fld, sizeof(fld), "%.*s", (int)nl, field);
+	if (fam->field_ok ? !fam->field_ok(fld, nl) :
+	    !fam->fields ? nl != 0 : nl ? !among(fam->fields, fld, nl) :
+	    strncmp(fam->fields, "- ", 2))
+		return !fam->fields ? "unexpected .field" : nl ?
+		       "unknown field" : "a .field is needed";
 	if (!im)
 		return NULL;
-	if (!strcmp(name, "trace")) {
-		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
-		return lab_fact_trace(im->image, path, name, f);
+	a.name = name;
+	a.field = fld;
+	if (!fam->no_image) {
+		a.s = image_for(im, tag, taglen);
+		if (!a.s || !a.s->fs)
+			return "cannot open the image it is about";
 	}
-	s = image_for(im, tag, taglen);
-	if (!s || !s->fs)
-		return "cannot open the image it is about";
 	strbuf_reset(&f->s);
 	f->isnum = 0;
-	if (!strncmp(name, "journal.", 8))
-		return fact_journal(s->fs, name + 8, f);
-	if (!strncmp(name, "frag.worst", 10))
-		return fact_worst(s, name[10] != 0, f);
-	if (!strcmp(name, "file")) {
-		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
-		return fact_file(s, path, name, f);
-	}
-	if (!strcmp(name, "inode")) {
-		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
-		return fact_inode(s->fs, n, name, f);
-	}
-	if (!strcmp(name, "owner"))
-		return fact_owner(s, n, f);
-	if (!strcmp(name, "dir") || !strcmp(name, "dirent")) {
-		const char *d = name[3] ? "dirent" : "dir";
-
-		snprintf(name, sizeof(name), "%.*s", (int)nl, field);
-		if (d[3])
-			return lab_fact_dirent(s->fs, path, name, &f->s,
-					       &f->n, &f->isnum);
-		why = lab_fact_dir(s->fs, path, name, &f->n);
-		if (!why)
-			set_num(f, f->n);
-		return why;
-	}
-	if (!strcmp(name, "flex")) {
-		if (!strncmp(field, "islands", 7)) {
-			struct e2l_flex fx;
-
-			if (n >= flex_count(s->fs) || flex_get(s->fs, n, &fx))
-				return "no such flex group";
-			set_num(f, fx.nislands);
-			flex_release(&fx);
-			return NULL;
-		}
-		why = lab_flex_layout(s->fs, n, field[0] == 'p', &f->s);
-		if (!why && field[0] == 'p') {
-			int ok = f->s.buf && !strcmp(f->s.buf, "1");
-
-			set_num(f, ok);
-		}
-		return why;
-	}
-	return fact_fs(s->fs, name, hasarg, n, f);
+	/* a family returns NULL or a static message, never into a */
+	/* cppcheck-suppress returnDanglingLifetime */
+	return fam->eval(&a, f);
 }
 
 /* The lowest-precedence binary operator of e[0..len) outside parentheses
@@ -851,7 +397,7 @@ static const char *eq_eval(struct lab_images *im, const char *e, size_t len,
 		else
 			same = !strcmp(f->s.buf ? f->s.buf : "",
 				       r.s.buf ? r.s.buf : "");
-		set_num(f, same == (*op == '='));
+		lab_fact_num(f, same == (*op == '='));
 	}
 	strbuf_free(&r.s);
 	return why;
@@ -903,7 +449,7 @@ static const char *expr_eval(struct lab_images *im, const char *e,
 		}
 		v = *op == '/' ? f->n / r.n : f->n % r.n;
 	}
-	set_num(f, v);
+	lab_fact_num(f, v);
 out:
 	strbuf_free(&r.s);
 	return why;

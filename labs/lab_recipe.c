@@ -6,6 +6,7 @@
 #include "demo_int.h"
 #include "jtrans.h"
 #include "lab_htree.h"
+#include "lab_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define RECIPE_WORDS	16
 
@@ -270,6 +272,10 @@ static errcode_t step_file(struct recipe *r, char **w, int n)
 	goal = group != ~0ULL ? ext2fs_group_first_block2(fs, group) :
 	       r->cursor;
 	piece = total ? (total + frags - 1) / frags : 0;
+	/* bigalloc: pieces of whole clusters keep each logical block at its
+	 * physical block's offset in the cluster */
+	piece = (piece + EXT2FS_CLUSTER_RATIO(fs) - 1) &
+		~(blk64_t)EXT2FS_CLUSTER_MASK(fs);
 	for (left = total; !err && left; left -= want, goal += gap) {
 		blk64_t todo;
 
@@ -365,7 +371,7 @@ int lab_recipe_step_known(const char *word)
 {
 	static const char *const steps[] = {
 		"mkfs", "noflex", "journal", "file", "dir", "delete",
-		"corrupt", "dirty_journal", "names", NULL
+		"corrupt", "dirty_journal", "names", "kernel", NULL
 	};
 	const char *const *p;
 
@@ -388,7 +394,7 @@ static int split(char *line, char **w)
 static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 			   struct demo_geom *g)
 {
-	unsigned long long size, bs, flex, ratio;
+	unsigned long long size, bs, flex, ratio, cluster;
 	const char *feat = opt(w, n, "features");
 	static char fbuf[256];
 	int i;
@@ -396,7 +402,8 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 	if (num_opt(r, w, n, "size", 256ULL << 20, &size) ||
 	    num_opt(r, w, n, "blocksize", 4096, &bs) ||
 	    num_opt(r, w, n, "flex", 16, &flex) ||
-	    num_opt(r, w, n, "inode_ratio", 16384, &ratio))
+	    num_opt(r, w, n, "inode_ratio", 16384, &ratio) ||
+	    num_opt(r, w, n, "cluster", 0, &cluster))
 		return EXT2_ET_INVALID_ARGUMENT;
 	for (i = 1; i < n; i++)
 		noflex |= !strcmp(w[i], "noflex");
@@ -410,6 +417,16 @@ static errcode_t mkfs_geom(struct recipe *r, char **w, int n, int noflex,
 		out_error(r->out, "lab", 0, "%s: mkfs needs blocksize 1024, "
 			  "2048 or 4096, flex a power of two, 4M <= size <= "
 			  "64G", r->where);
+		return EXT2_ET_INVALID_ARGUMENT;
+	}
+	/* cluster=BYTES: bigalloc, as mke2fs -O bigalloc -C BYTES */
+	while (cluster && (bs << g->cluster_bits) < cluster &&
+	       g->cluster_bits < 8)
+		g->cluster_bits++;
+	if (cluster && ((bs << g->cluster_bits) != cluster ||
+			!g->cluster_bits)) {
+		out_error(r->out, "lab", 0, "%s: cluster= must be the block "
+			  "size times 2, 4, ... 256", r->where);
 		return EXT2_ET_INVALID_ARGUMENT;
 	}
 	g->blocks = size / bs;
@@ -426,7 +443,7 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 	struct recipe r;
 	struct demo_geom g;
 	char *lines[64], *w[RECIPE_WORDS], where[96];
-	int nl = 0, i, n, noflex = 0, existed;
+	int nl = 0, i, n, noflex = 0, existed, kfirst = 0;
 	errcode_t err = 0;
 	const char *v;
 
@@ -470,6 +487,17 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 		snprintf(where, sizeof(where), "%s.lab recipe%s%s%s line %d",
 			 lab->name, *tag ? "[" : "", tag, *tag ? "]" : "",
 			 i + 1);
+		if (!strncmp(lines[i], "kernel ", 7)) {
+			if (!kfirst)
+				kfirst = i;
+			continue;
+		}
+		if (kfirst) {
+			out_error(out, "lab", 0, "%s: kernel steps come last "
+				  "(they run on the finished image)", where);
+			err = EXT2_ET_INVALID_ARGUMENT;
+			break;
+		}
 		n = split(lines[i], w);
 		if (!strcmp(w[0], "noflex")) {
 			continue;
@@ -496,6 +524,16 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			out_error(out, "lab", err, "%s", where);
 	}
 	err = demo_end(&r.d, path, err);
+	if (!err && kfirst) {
+		snprintf(where, sizeof(where), "%s.lab recipe%s%s%s line %d",
+			 lab->name, *tag ? "[" : "", tag, *tag ? "]" : "",
+			 kfirst + 1);
+		err = lab_kernel_steps(path, lines + kfirst, nl - kfirst,
+				       r.d.seed, where, out);
+		if (err && err != EBUSY)
+			unlink(path);	/* never a half-built scenario (but
+					 * never one still mounted either) */
+	}
 out:
 	for (i = 0; i < nl; i++)
 		free(lines[i]);

@@ -6,9 +6,11 @@
 #include "lab.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void collect(void *c, enum sink_chan ch, const char *b, size_t n)
@@ -17,22 +19,23 @@ static void collect(void *c, enum sink_chan ch, const char *b, size_t n)
 	strbuf_add(c, b, n);
 }
 
-/* Removes dir's lab files (the images, state) and dir itself. */
-static void remove_dir(const struct lab *lab, const char *dir)
+static int remove_one(const char *path, const struct stat *sb, int flag,
+		      struct FTW *ftw)
 {
-	char path[4096];
-	size_t i;
-
-	for (i = 0; i < lab->n; i++) {
-		if (strcmp(lab->l[i].key, "recipe"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s%s%s.img", dir, lab->name,
-			 *lab->l[i].tag ? "-" : "", lab->l[i].tag);
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP || flag == FTW_DNR)
+		rmdir(path);
+	else
 		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/%s.state", dir, lab->name);
-	unlink(path);
-	rmdir(dir);
+	return 0;	/* go on: remove what can be removed */
+}
+
+/* Removes the tree under top, whatever a scenario left in it (images,
+ * state, answers, undo files); links are removed, never followed. */
+static void remove_tree(const char *top)
+{
+	nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int lab_validate(struct lab *lab, int seeds, struct sink *out)
@@ -61,6 +64,7 @@ int lab_validate(struct lab *lab, int seeds, struct sink *out)
 			out_printf(out, "  trainee %s: the scenario does not "
 				   "build\n", trainee);
 			bad++;
+			remove_tree(dir);
 			continue;
 		}
 		/* What the text claims, on this trainee's scenario. */
@@ -83,11 +87,11 @@ int lab_validate(struct lab *lab, int seeds, struct sink *out)
 			out_printf(out, "  the fresh scenario fails its "
 				   "checks, as it must\n");
 		}
-		remove_dir(lab, dir);
+		remove_tree(dir);
 		free(img);
 		img = NULL;
 	}
-	rmdir(top);
+	remove_tree(top);
 	strbuf_free(&log);
 	out_printf(out, bad ? "Lab %s is not valid: %d problem(s).\n" :
 		   "Lab %s is valid.\n", lab->name, bad);

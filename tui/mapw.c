@@ -231,8 +231,8 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 				 * cell is shown allocated */
 				at = theme_attr(t, lit == 2 ? R_ALLOC_NEW
 							    : R_ALLOC_OLD);
-				glyph = t->color ? theme_glyph(t, "█", "#")
-						 : lit == 2 ? "@" : "a";
+				glyph = t->color256 ? theme_glyph(t, "█", "#")
+						    : lit == 2 ? "@" : "a";
 			}
 			if (m->cursor && t->cur >= cfirst &&
 			    t->cur < cfirst + ccount) {
@@ -263,6 +263,26 @@ int mapw_hit(struct tui *t, int y, int x, blk64_t *blk)
 	return 0;
 }
 
+/* One legend entry at (*cy, *cx), wrapping at x + w. */
+static void legend_item(struct tui *t, int *cy, int *cx, int x, int w,
+			int role, const char *glyph, const char *name,
+			int draw)
+{
+	int len = 2 + (int)strlen(name) + 2;
+
+	if (*cx + len > x + w && *cx > x) {
+		*cx = x;
+		(*cy)++;
+	}
+	if (draw) {
+		attrset(theme_attr(t, role));
+		mvaddstr(*cy, *cx, glyph);
+		attrset(A_NORMAL);
+		mvaddnstr(*cy, *cx + 2, name, x + w - *cx - 2);
+	}
+	*cx += len;
+}
+
 int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 {
 	static const enum owner_class order[] = {
@@ -270,28 +290,30 @@ int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 		OWN_IBITMAP, OWN_SUPER, OWN_GDT, OWN_RSV_GDT, OWN_MAPPING,
 		OWN_XATTR, OWN_OTHER, OWN_UNKNOWN, OWN_UNINIT, OWN_FREE,
 	};
-	int cx = x, cy = y, i, len;
+	int cx = x, cy = y, i, pending = !owner_index_complete(t->s);
 	const char *name;
+	enum owner_class c;
 
 	for (i = 0; i < (int)(sizeof(order) / sizeof(order[0])); i++) {
-		name = owner_class_name(order[i]);
-		len = 2 + strlen(name) + 2;
-		if (cx + len > x + w) {
-			cx = x;
-			cy++;
-		}
-		if (draw) {
-			attrset(theme_attr(t, R_CLASS0 + order[i]));
-			mvaddstr(cy, cx, theme_cell_glyph(t, order[i],
-				order[i] <= OWN_UNINIT ? 0 : 1, 0));
-			attrset(A_NORMAL);
-			mvaddnstr(cy, cx + 2, name, x + w - cx - 2);
-		}
-		cx += len;
+		c = order[i];
+		name = c == OWN_UNKNOWN && pending ? "owner not known yet"
+						   : owner_class_name(c);
+		legend_item(t, &cy, &cx, x, w, R_CLASS0 + c,
+			    theme_cell_glyph(t, c, c <= OWN_UNINIT ? 0 : 1, 0),
+			    name, draw);
+	}
+	if (t->s->live) {
+		/* the live allocation overlay (a) */
+		legend_item(t, &cy, &cx, x, w, R_ALLOC_NEW,
+			    t->color256 ? theme_glyph(t, "█", "#") : "@",
+			    "allocated now", draw);
+		legend_item(t, &cy, &cx, x, w, R_ALLOC_OLD,
+			    t->color256 ? theme_glyph(t, "█", "#") : "a",
+			    "allocated earlier", draw);
 	}
 	cy++;
 	if (draw) {
-		if (t->color)
+		if (t->color256)
 			tui_text(t, cy, x, w, R_DIM, "fill: %s free  %s <=25%%"
 				 "  %s <=50%%  %s <=75%%  %s full used;  "
 				 "colour: the main owner of the used part",

@@ -1,7 +1,9 @@
 /* prompt.c - the one-line editor behind `:` and `/`, written for curses (no
  * readline inside curses): cursor keys, Ctrl-A/E/U/W/K, history on Up/Down,
  * and Tab completion of request names, options, help topics and paths
- * inside the filesystem. */
+ * inside the filesystem.  It edits characters, not bytes: a UTF-8 sequence
+ * is taken whole from the keys, and the cursor, Backspace and Delete step
+ * over a character with its combining marks (tui/uchar.c). */
 #include "tui_int.h"
 
 #include <dirent.h>
@@ -10,6 +12,7 @@
 
 #include "cmd.h"
 #include "help.h"
+#include "uchar.h"
 
 /* debugfs's bound on a request line (as in a -f file); past it the
  * prompt takes no more keys */
@@ -17,16 +20,34 @@
 #define HIST_MAX	100
 #define CTRL(c)		((c) & 0x1f)
 
+#define CAND_MAX	200	/* candidates a list shows */
+
 struct tui_prompt {
 	char line[LINE_MAX_LEN];
 	int len, pos;
+	int utf8;		/* the terminal's: characters are UTF-8 */
+	char seq[4];		/* a UTF-8 sequence still arriving */
+	int nseq;
 	char *hist[HIST_MAX];
 	int nhist, hpos;
+	int last_tab;		/* the key before was an ambiguous Tab */
+	/* The candidates an ambiguous Tab listed (shown above the line). */
+	char *list[CAND_MAX];
+	int nlist, nlist_all;
 };
 
 struct tui_prompt *prompt_new(void)
 {
 	return calloc(1, sizeof(struct tui_prompt));
+}
+
+static void list_clear(struct tui_prompt *p)
+{
+	int i;
+
+	for (i = 0; i < p->nlist; i++)
+		free(p->list[i]);
+	p->nlist = p->nlist_all = 0;
 }
 
 void prompt_free(struct tui_prompt *p)
@@ -37,6 +58,7 @@ void prompt_free(struct tui_prompt *p)
 		return;
 	for (i = 0; i < p->nhist; i++)
 		free(p->hist[i]);
+	list_clear(p);
 	free(p);
 }
 
@@ -45,6 +67,9 @@ void prompt_reset(struct tui_prompt *p)
 	p->line[0] = 0;
 	p->len = p->pos = 0;
 	p->hpos = p->nhist;
+	p->nseq = 0;
+	p->last_tab = 0;
+	list_clear(p);
 }
 
 const char *prompt_line(const struct tui_prompt *p)
@@ -266,7 +291,6 @@ static void complete(struct tui *t, struct tui_prompt *p)
 {
 	char word[LINE_MAX_LEN];
 	struct cands c = {0};
-	struct strbuf sb = {0};
 	int wstart = p->pos;
 	size_t i, common;
 
@@ -290,6 +314,8 @@ static void complete(struct tui *t, struct tui_prompt *p)
 			k++;
 		common = k;
 	}
+	/* a common prefix of two names may end inside a character */
+	common = uc_trim(c.v[0], common, p->utf8);
 	delete_range(p, wstart, p->pos);
 	insert(p, c.v[0], common);
 	if (c.n == 1) {
@@ -298,24 +324,66 @@ static void complete(struct tui *t, struct tui_prompt *p)
 		if (!l || c.v[0][l - 1] != '/')
 			insert(p, " ", 1);
 		t->msg[0] = 0;
+	} else if (common > strlen(word) && !p->last_tab) {
+		/* it went on: the list waits for a second Tab, as in
+		 * readline */
+		p->last_tab = 1;
 	} else {
-		for (i = 0; i < c.n && sb.len < 400; i++)
-			strbuf_printf(&sb, "%s ", c.v[i]);
-		tui_message(t, 0, "%zu matches: %s%s", c.n, sb.buf,
-			    i < c.n ? "..." : "");
+		list_clear(p);
+		for (i = 0; i < c.n && i < CAND_MAX; i++) {
+			p->list[i] = c.v[i];
+			c.v[i] = NULL;
+		}
+		p->nlist = (int)i;
+		p->nlist_all = (int)c.n;
+		p->last_tab = 1;
 	}
 out:
 	for (i = 0; i < c.n; i++)
 		free(c.v[i]);
 	free(c.v);
-	strbuf_free(&sb);
+}
+
+/* A byte of a typed character: whole characters go into the line, a
+ * sequence that breaks off is dropped (never half a character). */
+static void type_byte(struct tui_prompt *p, int ch)
+{
+	unsigned char b = (unsigned char)ch;
+	unsigned cp;
+	int need;
+
+	if (!p->utf8 || b < 0x80) {
+		p->nseq = 0;
+		insert(p, (const char *)&b, 1);
+		return;
+	}
+	if ((b & 0xc0) != 0x80) {
+		p->nseq = 0;	/* a new sequence: the old one broke off */
+		if (!uc_seq_len(b))
+			return;
+	} else if (!p->nseq) {
+		return;		/* a stray continuation byte */
+	}
+	p->seq[p->nseq++] = (char)b;
+	need = uc_seq_len((unsigned char)p->seq[0]);
+	if (p->nseq < need)
+		return;
+	if (uc_decode(p->seq, p->nseq, &cp) == need)
+		insert(p, p->seq, p->nseq);
+	p->nseq = 0;
 }
 
 int prompt_key(struct tui *t, struct tui_prompt *p, int ch)
 {
-	char c;
 	int i;
 
+	p->utf8 = t->utf8;
+	if (ch != '\t') {
+		p->last_tab = 0;
+		list_clear(p);
+	}
+	if (ch < 0x80 || ch > 0xff)
+		p->nseq = 0;	/* a key, not the rest of a character */
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER:
 		return 1;
@@ -323,21 +391,25 @@ int prompt_key(struct tui *t, struct tui_prompt *p, int ch)
 		return -1;
 	case KEY_BACKSPACE: case 127: case CTRL('h'):
 		if (p->pos > 0)
-			delete_range(p, p->pos - 1, p->pos);
+			delete_range(p, uc_prev(p->line, p->len, p->pos,
+						p->utf8), p->pos);
 		else if (!p->len)
 			return -1;
 		break;
 	case KEY_DC: case CTRL('d'):
-		if (p->pos < p->len)
-			delete_range(p, p->pos, p->pos + 1);
+		if (p->pos < p->len) {
+			i = p->pos;
+			delete_range(p, i, uc_next(p->line, p->len, i,
+						   p->utf8));
+		}
 		break;
 	case KEY_LEFT: case CTRL('b'):
 		if (p->pos > 0)
-			p->pos--;
+			p->pos = uc_prev(p->line, p->len, p->pos, p->utf8);
 		break;
 	case KEY_RIGHT: case CTRL('f'):
 		if (p->pos < p->len)
-			p->pos++;
+			p->pos = uc_next(p->line, p->len, p->pos, p->utf8);
 		break;
 	case KEY_HOME: case CTRL('a'):
 		p->pos = 0;
@@ -353,6 +425,8 @@ int prompt_key(struct tui *t, struct tui_prompt *p, int ch)
 		p->len = p->pos;
 		break;
 	case CTRL('w'):
+		/* back over blanks, then over the word: a space byte is
+		 * never inside a UTF-8 character */
 		i = p->pos;
 		while (i > 0 && p->line[i - 1] == ' ')
 			i--;
@@ -376,27 +450,81 @@ int prompt_key(struct tui *t, struct tui_prompt *p, int ch)
 		complete(t, p);
 		break;
 	default:
-		if (ch >= ' ' && ch < 256 && ch != 127) {
-			c = (char)ch;
-			insert(p, &c, 1);
-		}
+		if (ch >= ' ' && ch < 256 && ch != 127)
+			type_byte(p, ch);
 		break;
 	}
 	return 0;
 }
 
+/* The candidates of an ambiguous Tab, in columns above the prompt line
+ * (rows top..y-1 are the view's and are drawn over). */
+static void draw_list(struct tui *t, struct tui_prompt *p, int y, int x,
+		      int w, int top)
+{
+	int i, colw = 1, ncols, nrows, rows, r, c, k;
+
+	for (i = 0; i < p->nlist; i++) {
+		int cw = uc_width(p->list[i], 0, (int)strlen(p->list[i]),
+				  p->utf8) + 2;
+
+		if (cw > colw)
+			colw = cw;
+	}
+	if (colw > w)
+		colw = w;
+	ncols = w / colw;
+	if (ncols < 1)
+		ncols = 1;
+	nrows = (p->nlist + ncols - 1) / ncols;
+	rows = nrows + 1;	/* and the count */
+	if (rows > y - top)
+		rows = y - top;
+	if (rows < 1)
+		return;
+	for (r = 0; r < rows; r++) {
+		move(y - rows + r, x);
+		clrtoeol();
+	}
+	tui_text(t, y - rows, x, w, R_HEAD, "%d candidates%s:", p->nlist_all,
+		 rows - 1 < nrows || p->nlist < p->nlist_all
+		 ? " (type more to narrow them)" : "");
+	for (r = 0; r < rows - 1; r++)
+		for (c = 0; c < ncols; c++) {
+			k = c * nrows + r;
+			if (k >= p->nlist)
+				continue;
+			move(y - rows + 1 + r, x + c * colw);
+			addnstr(p->list[k],
+				(int)uc_trim(p->list[k], (size_t)colw - 1,
+					     p->utf8));
+		}
+}
+
 void prompt_draw(struct tui *t, struct tui_prompt *p, int y, int x, int w,
 		 const char *label)
 {
-	int lw = strlen(label), avail = w - lw - 1, off = 0;
+	int lw = strlen(label), avail = w - lw - 1, off = 0, end;
 
 	if (avail < 1)
 		return;
-	if (p->pos > avail)
-		off = p->pos - avail;
+	if (p->nlist)
+		draw_list(t, p, y, x, w, 1);
+	/* scroll by characters until the cursor's column fits */
+	while (off < p->pos &&
+	       uc_width(p->line, off, p->pos, p->utf8) > avail)
+		off = uc_next(p->line, p->len, off, p->utf8);
+	end = off;
+	while (end < p->len) {
+		int next = uc_next(p->line, p->len, end, p->utf8);
+
+		if (uc_width(p->line, off, next, p->utf8) > avail)
+			break;
+		end = next;
+	}
 	move(y, x);
 	clrtoeol();
 	tui_text(t, y, x, lw, R_HEAD, "%s", label);
-	mvaddnstr(y, x + lw, p->line + off, avail);
-	move(y, x + lw + p->pos - off);
+	mvaddnstr(y, x + lw, p->line + off, end - off);
+	move(y, x + lw + uc_width(p->line, off, p->pos, p->utf8));
 }

@@ -3,7 +3,10 @@
  * to colours in the dark and light themes, the map's fill glyphs (UTF-8 and
  * ASCII) and the glyph-only letters used without colour (NO_COLOR). */
 #include "tui_int.h"
+#include "palette.h"
+#include "uchar.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,15 +113,38 @@ static const char class_letters[OWN_CLASS_MAX][3] = {
 	[OWN_XATTR] = "Xx", [OWN_OTHER] = "Oo", [OWN_UNKNOWN] = "??",
 };
 
+/* With 256 colours the map's roles (classes and overlays) take their
+ * colour from the palette, on the default background, in both themes:
+ * the colour of role r in *fg, 1 when it has one. */
+static int palette_fg(const struct tui *t, int r, short *fg)
+{
+	if (!t->color256)
+		return 0;
+	if (r >= R_CLASS0 && r < R_CLASS0 + OWN_CLASS_MAX)
+		*fg = pal_class256[r - R_CLASS0];
+	else if (r == R_ALLOC_NEW)
+		*fg = pal_overlay256[PAL_ALLOC_NEW];
+	else if (r == R_ALLOC_OLD)
+		*fg = pal_overlay256[PAL_ALLOC_OLD];
+	else
+		return 0;
+	return 1;
+}
+
 static void apply(struct tui *t)
 {
 	const struct role_style *st = themes[t->theme].styles;
+	short fg;
 	int r;
 
 	if (!t->color)
 		return;
-	for (r = 0; r < R_MAX; r++)
-		init_pair(r + 1, st[r].fg, st[r].bg);
+	for (r = 0; r < R_MAX; r++) {
+		if (palette_fg(t, r, &fg))
+			init_pair(r + 1, fg, D);
+		else
+			init_pair(r + 1, st[r].fg, st[r].bg);
+	}
 }
 
 void theme_init(struct tui *t)
@@ -134,6 +160,7 @@ void theme_init(struct tui *t)
 		if (COLOR_PAIRS < R_MAX + 1)
 			t->color = 0;
 	}
+	t->color256 = t->color && COLORS >= 256;
 	t->theme = 0;
 	for (i = 0; name && i < NTHEMES; i++)
 		if (!strcmp(name, themes[i].name))
@@ -154,8 +181,12 @@ const char *theme_name(const struct tui *t)
 
 attr_t theme_attr(const struct tui *t, int role)
 {
+	short fg;
+
 	if (!t->color)
 		return mono_attr[role];
+	if (palette_fg(t, role, &fg))
+		return COLOR_PAIR(role + 1);
 	return COLOR_PAIR(role + 1) | themes[t->theme].styles[role].attr;
 }
 
@@ -175,6 +206,8 @@ const char *theme_cell_glyph(const struct tui *t, enum owner_class cls,
 
 	if (empty)
 		return " ";
+	if (cls == OWN_UNKNOWN && !owner_index_complete(t->s))
+		return "?";	/* the owner scan has not reached it */
 	if (used <= 0)
 		level = 0;
 	else if (used <= 0.25)
@@ -185,7 +218,7 @@ const char *theme_cell_glyph(const struct tui *t, enum owner_class cls,
 		level = 3;
 	else
 		level = 4;
-	if (!t->color) {
+	if (!t->color256) {
 		letter[0] = class_letters[cls][used >= 0.5 ? 0 : 1];
 		letter[1] = 0;
 		return letter;
@@ -202,11 +235,44 @@ void tui_fill(struct tui *t, int y, int x, int w, int role)
 	attrset(A_NORMAL);
 }
 
+/* Byte i of s is part of a number: a digit, or a separator between two. */
+static int in_number(const char *s, int i)
+{
+	if (i < 0 || !s[i])
+		return 0;
+	if (isdigit((unsigned char)s[i]))
+		return 1;
+	return strchr(".,:", s[i]) && i > 0 &&
+	       isdigit((unsigned char)s[i - 1]) &&
+	       isdigit((unsigned char)s[i + 1]);
+}
+
+/* Where to cut s to fit w columns with an ellipsis after it: on a
+ * character boundary, never inside a number (the whole number goes). */
+static int fit_cut(const char *s, int len, int w, int utf8)
+{
+	int cut = 0, next;
+
+	while (cut < len) {
+		next = uc_next(s, len, cut, utf8);
+		if (uc_width(s, 0, next, utf8) > w - 1)
+			break;
+		cut = next;
+	}
+	if (in_number(s, cut) && in_number(s, cut - 1))
+		while (cut > 0 && in_number(s, cut - 1))
+			cut--;
+	while (cut > 0 && s[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
 	      ...)
 {
 	char buf[1024];
 	va_list ap;
+	int len, cut;
 
 	if (w <= 0 || y < 0 || y >= t->rows)
 		return;
@@ -214,7 +280,16 @@ void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	attrset(theme_attr(t, role));
-	mvaddnstr(y, x, buf, w);
+	len = (int)strlen(buf);
+	if (uc_width(buf, 0, len, t->utf8) <= w) {
+		mvaddnstr(y, x, buf, len);
+	} else {
+		/* too long: cut with an ellipsis, never through a number
+		 * ("free of 6" for 65536) */
+		cut = fit_cut(buf, len, w, t->utf8);
+		mvaddnstr(y, x, buf, cut);
+		addstr(theme_glyph(t, "…", "~"));
+	}
 	attrset(A_NORMAL);
 }
 

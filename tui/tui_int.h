@@ -10,7 +10,7 @@
 #include "owner.h"
 #include "sink.h"
 
-#define TUI_MIN_COLS	64
+#define TUI_MIN_COLS	60
 #define TUI_MIN_ROWS	16
 #define TUI_NVIEWS	7
 #define TUI_LIVE_SECONDS 5
@@ -176,8 +176,9 @@ struct tui {
 	struct tui_prompt *prompt, *prompt_obj;
 	int prompt_kind;
 	struct sink sink;	/* every request's output: the console */
-	/* Display capabilities. */
-	int color, utf8, theme;
+	/* Display capabilities: colour at all, 256 colours (the map's
+	 * palette, tui/palette.c), UTF-8 glyphs; the theme in use. */
+	int color, color256, utf8, theme;
 	/* Scripted keys still to play. */
 	const char *keys;
 	/* The last map drawn in the view area, for mouse clicks. */
@@ -256,7 +257,10 @@ void theme_init(struct tui *t);
 void theme_next(struct tui *t);
 const char *theme_name(const struct tui *t);
 attr_t theme_attr(const struct tui *t, int role);
-/* The glyph of a map cell: class, share of used blocks 0..1. */
+/* The glyph of a map cell: class, share of used blocks 0..1.  A fill
+ * level with 256 colours; the class's letter with 8 colours or none (so
+ * classes that share a colour differ by glyph); "?" for used blocks whose
+ * owner the scan has not found yet. */
 const char *theme_cell_glyph(const struct tui *t, enum owner_class cls,
 			     double used, int empty);
 const char *theme_glyph(const struct tui *t, const char *utf8,

@@ -162,7 +162,7 @@ static void draw_hist(struct tui *t, int y, int x, int h, int w)
 	static const char *const sc[] = {"whole filesystem", "group",
 					 "flex group"};
 	blk64_t maxc = 1;
-	int i, row = y + 2, top = FRAG_BUCKETS - 1;
+	int i, row = y + 2, top = FRAG_BUCKETS - 1, cols;
 
 	tui_text(t, y, x, w, R_HEAD, "Free extents, %s%s%.0lu: %llu free "
 		 "blocks in %llu extents", sc[st->scope],
@@ -174,8 +174,21 @@ static void draw_hist(struct tui *t, int y, int x, int h, int w)
 			 error_message(st->herr));
 		return;
 	}
-	tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s %5s", "size (blocks)",
-		 "extents", "blocks", "%");
+	/* the columns that fit, dropped by priority: the bar, the share,
+	 * then narrower columns, then the blocks (numbers are never cut) */
+	cols = w >= 43 ? 4 : w >= 37 ? 3 : w >= 30 ? 2 : 1;
+	if (cols == 4)
+		tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s %5s",
+			 "size (blocks)", "extents", "blocks", "%");
+	else if (cols == 3)
+		tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s",
+			 "size (blocks)", "extents", "blocks");
+	else if (cols == 2)
+		tui_text(t, y + 1, x, w, R_DIM, "%-11s %7s %10s", "size",
+			 "extents", "blocks");
+	else
+		tui_text(t, y + 1, x, w, R_DIM, "%-11s %7s", "size",
+			 "extents");
 	while (top > 0 && !st->h.count[top])
 		top--;
 	for (i = 0; i <= top; i++)
@@ -184,24 +197,32 @@ static void draw_hist(struct tui *t, int y, int x, int h, int w)
 	for (i = 0; i <= top && row < y + h; i++, row++) {
 		char range[32];
 		int bw = w - 46;
+		unsigned long long n = st->h.count[i], b = st->h.blocks[i];
 
 		snprintf(range, sizeof(range), "%llu-%llu", 1ULL << i,
 			 (2ULL << i) - 1);
-		tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu %5.1f",
-			 range, (unsigned long long)st->h.count[i],
-			 (unsigned long long)st->h.blocks[i],
-			 st->h.free_blocks ? st->h.blocks[i] * 100.0 /
-			 st->h.free_blocks : 0.0);
-		if (bw > 2)
-			tui_bar(t, row, x + 44, bw,
-				(double)st->h.count[i] / maxc);
+		if (cols == 4)
+			tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu "
+				 "%5.1f", range, n, b, st->h.free_blocks ?
+				 b * 100.0 / st->h.free_blocks : 0.0);
+		else if (cols == 3)
+			tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu",
+				 range, n, b);
+		else if (cols == 2)
+			tui_text(t, row, x, w, R_NORMAL, "%-11s %7llu %10llu",
+				 range, n, b);
+		else
+			tui_text(t, row, x, w, R_NORMAL, "%-11s %7llu", range,
+				 n);
+		if (cols == 4 && bw > 2)
+			tui_bar(t, row, x + 44, bw, (double)n / maxc);
 	}
 }
 
 static void draw_files(struct tui *t, int y, int x, int h, int w)
 {
 	struct frag_state *st = state(t);
-	int i;
+	int i, wide;
 
 	if (!st->fok) {
 		tui_text(t, y, x, w, R_HEAD, "Worst files: %s",
@@ -213,8 +234,14 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 		 "%.1f/100; sorted by %s", (unsigned long long)st->f.files,
 		 (unsigned long long)st->f.fragmented_files, st->f.score,
 		 sort_names[st->sort]);
-	tui_text(t, y + 1, x, w, R_DIM, "%10s %10s %8s %7s", "inode",
-		 "blocks", "extents", "ideal");
+	/* narrow: the ideal extent count goes first, then the widths */
+	wide = w >= 39 + 16;
+	if (wide)
+		tui_text(t, y + 1, x, w, R_DIM, "%10s %10s %8s %7s", "inode",
+			 "blocks", "extents", "ideal");
+	else
+		tui_text(t, y + 1, x, w, R_DIM, "%7s %8s %7s", "inode",
+			 "blocks", "extents");
 	st->list_y = y + 2;
 	st->list_h = h - 2;
 	if (st->nsp && st->list_h > 3) {	/* the last line: special inodes */
@@ -244,11 +271,19 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 		char path[256];
 
 		tui_inode_path(t, f->ino, path, sizeof(path));
-		tui_text(t, st->list_y + i, x, w, st->top + i == st->sel ?
-			 R_SELECT : R_NORMAL, "%10u %10llu %8llu %7llu %s",
-			 f->ino, (unsigned long long)f->blocks,
-			 (unsigned long long)f->extents,
-			 (unsigned long long)f->ideal, path);
+		if (wide)
+			tui_text(t, st->list_y + i, x, w, st->top + i ==
+				 st->sel ? R_SELECT : R_NORMAL, "%10u %10llu "
+				 "%8llu %7llu %s", f->ino,
+				 (unsigned long long)f->blocks,
+				 (unsigned long long)f->extents,
+				 (unsigned long long)f->ideal, path);
+		else
+			tui_text(t, st->list_y + i, x, w, st->top + i ==
+				 st->sel ? R_SELECT : R_NORMAL, "%7u %8llu "
+				 "%7llu %s", f->ino,
+				 (unsigned long long)f->blocks,
+				 (unsigned long long)f->extents, path);
 	}
 }
 

@@ -122,6 +122,7 @@ static void text_super(struct session *s, const struct e2l_journal *j,
 	char *buf, uuid[37];
 	size_t len;
 	unsigned i;
+	int flags = 0;
 	FILE *f;
 
 	out_printf(s->out, "\nJournal superblock at block %llu:\n",
@@ -135,9 +136,13 @@ static void text_super(struct session *s, const struct e2l_journal *j,
 		out_printf(s->out, "  (not a valid jbd2 superblock)\n");
 		return;
 	}
+	/* As dumpe2fs: without the flag, libe2p counts no fast-commit area
+	 * ("Fast commit length: 0") and the whole journal as the log. */
+	if (s->fs && ext2fs_has_feature_fast_commit(s->fs->super))
+		flags |= E2P_LIST_JOURNAL_FLAG_FC;
 	f = sink_stream_begin(s->out, &buf, &len);
 	if (f)
-		e2p_list_journal_super(f, j->sb_raw, blocksize, 0);
+		e2p_list_journal_super(f, j->sb_raw, blocksize, flags);
 	sink_stream_end(s->out, f, &buf, &len);
 	out_printf(s->out, "%-26s%u\n", "Journal block size:",
 		   j->sb_blocksize);
