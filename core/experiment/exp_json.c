@@ -1,7 +1,7 @@
 /* exp_json.c - a strict recursive-descent JSON reader (RFC 8259): depth and
  * node count bounded so that a hostile file cannot exhaust the stack or the
- * memory, numbers checked finite, strings unescaped and made printable (no C0/C1
- * control, DEL or ill-formed UTF-8 reaches a terminal). */
+ * memory, numbers checked finite, strings unescaped and made printable
+ * (no C0/C1 control, DEL or ill-formed UTF-8 reaches a terminal). */
 #include "exp_json.h"
 #include "e2l_err.h"
 
