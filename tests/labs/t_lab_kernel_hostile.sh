@@ -100,14 +100,16 @@ for sig in TERM INT; do
 	until grep -q "$T/tmp" /proc/self/mounts; do
 		i=$((i + 1))
 		[ $i -lt 600 ] || { kill $pid; fail "$sig: never mounted"; }
-		kill -0 $pid 2>/dev/null || { cat "$T/start.out"; fail "$sig: ended before the mount"; }
+		kill -0 $pid 2>/dev/null ||
+			{ cat "$T/start.out"; fail "$sig: ended unmounted"; }
 		sleep 0.05
 	done
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	[ $rc -gt 128 ] || fail "$sig: lab start exits $rc after SIG$sig, not by the signal"
-	grep -q "Interrupted" "$T/start.out" || { cat "$T/start.out"; fail "$sig: not interrupted in a write"; }
+	[ $rc -gt 128 ] || fail "$sig: lab start exits $rc, not by the signal"
+	grep -q "Interrupted" "$T/start.out" ||
+		{ cat "$T/start.out"; fail "$sig: not interrupted in a write"; }
 	nomounts "SIG$sig" slow
 	[ -e "$T/out/slow.img" ] && fail "$sig: a half-built image is left"
 done
