@@ -29,8 +29,9 @@ BEGIN {
 }
 
 # roff for one line of text: backslashes, minus signs, a leading control
-# character, and UTF-8 sequences as \[uXXXX] (groff -ww accepts these).
-function roff(s,    out, i, n, c, b, more, cp, ok) {
+# character, and UTF-8 sequences as \[uXXXX] (groff -ww accepts these);
+# control bytes and ill-formed UTF-8 as U+FFFD.
+function roff(s,    out, i, n, c, b, more, cp, ok, least) {
 	out = ""
 	if (s ~ /^[.']/)
 		out = "\\&"
@@ -40,6 +41,9 @@ function roff(s,    out, i, n, c, b, more, cp, ok) {
 		b = ord[c]
 		if (b >= 128) {
 			more = b >= 240 ? 3 : b >= 224 ? 2 : b >= 192 ? 1 : -1
+			if (b >= 248)
+				more = -1
+			least = more == 1 ? 128 : more == 2 ? 2048 : 65536
 			cp = more == 3 ? b - 240 : more == 2 ? b - 224 : b - 192
 			ok = more > 0
 			for (; ok && more > 0; more--) {
@@ -51,8 +55,15 @@ function roff(s,    out, i, n, c, b, more, cp, ok) {
 				cp = cp * 64 + b - 128
 				i++
 			}
+			# well-formed only: no overlong form, surrogate or
+			# code point past U+10FFFF (groff refuses them)
+			if (cp < least || cp > 1114111 ||
+			    (cp >= 55296 && cp < 57344))
+				ok = 0
 			out = out sprintf("\\[u%04X]", ok ? cp : 65533)
-		} else if (c == "\\")
+		} else if (b < 32 && c != "\t" || b == 127)
+			out = out "\\[uFFFD]"	# a control byte
+		else if (c == "\\")
 			out = out "\\e"
 		else if (c == "-")
 			out = out "\\-"

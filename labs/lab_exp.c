@@ -6,10 +6,14 @@
 #include "lab_int.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const exp_metric_fields[] = {
 	"significant", "mean_a", "mean_b", "ci_zero", "verdict", NULL
@@ -39,18 +43,29 @@ int lab_exp_field_ok(const char *field, size_t n)
 	return 0;
 }
 
-static char *slurp(const char *path)
+/* The text of the regular file path (at most 64 MiB read), NULL when
+ * there is none; *notreg when path is something else (a FIFO would block
+ * a plain open: it is opened without waiting, and refused). */
+static char *slurp(const char *path, int *notreg)
 {
 	struct strbuf sb = {0};
 	char buf[65536];
-	size_t n;
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
 
-	if (!f)
+	*notreg = 0;
+	if (fd < 0)
 		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && sb.len < (64 << 20))
-		strbuf_add(&sb, buf, n);
-	fclose(f);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*notreg = 1;
+		close(fd);
+		return NULL;
+	}
+	while (sb.len < (64 << 20) &&
+	       (n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(&sb, buf, (size_t)n);
+	close(fd);
 	if (!sb.buf)
 		strbuf_add(&sb, "", 0);
 	return sb.buf;
@@ -76,6 +91,15 @@ static int str_after(const char *p, const char *end, const char *key,
 		return 0;
 	strbuf_reset(out);
 	strbuf_add(out, k + 1, q - k - 1);
+	/* it is shown: no control byte (C0, DEL, C1 as UTF-8 or alone) */
+	for (q = out->buf; *q; q++) {
+		unsigned char c = (unsigned char)*q;
+
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) ||
+		    (c == 0xc2 && (unsigned char)q[1] >= 0x80 &&
+		     (unsigned char)q[1] < 0xa0))
+			out->buf[q - out->buf] = '?';
+	}
 	return 1;
 }
 
@@ -164,7 +188,8 @@ static const char *exp_metric(const char *text, const char *field,
 	}
 	/* mean_a, mean_b: rounded to a whole number */
 	k = strstr(b, field[5] == 'a' ? "\"mean_a\":" : "\"mean_b\":");
-	if (!k || k >= e || sscanf(k + 9, "%lf", &v) != 1 || v < 0)
+	if (!k || k >= e || sscanf(k + 9, "%lf", &v) != 1 || !isfinite(v) ||
+	    v < 0 || v >= 1e19)
 		return "the comparison has no such mean";
 	lab_fact_num(f, (unsigned long long)(v + 0.5));
 	return NULL;
@@ -175,6 +200,7 @@ const char *lab_fact_exp(const char *image, const char *name,
 {
 	const char *slash = strrchr(image, '/'), *msg = NULL, *p;
 	char path[8192], dir[4096], *text;
+	int notreg;
 
 	for (p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
@@ -182,7 +208,9 @@ const char *lab_fact_exp(const char *image, const char *name,
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - image + 1) :
 		 0, image);
 	snprintf(path, sizeof(path), "%s%s.json", dir, name);
-	text = slurp(path);
+	text = slurp(path, &notreg);
+	if (!text && notreg)
+		return "the saved result is not a regular file";
 	if (!text)
 		return "no such saved result (experiment ... --json > "
 		       "NAME.json beside the image)";

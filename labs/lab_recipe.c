@@ -443,7 +443,7 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 	struct recipe r;
 	struct demo_geom g;
 	char *lines[64], *w[RECIPE_WORDS], where[96];
-	int nl = 0, i, n, noflex = 0, existed, kfirst = 0;
+	int nl = 0, i, n, noflex = 0, existed, kfirst = 0, damaged = 0;
 	errcode_t err = 0;
 	const char *v;
 
@@ -513,8 +513,10 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 			err = lab_step_delete(r.d.fs, w[1]);
 		} else if (!strcmp(w[0], "corrupt")) {
 			err = lab_step_corrupt(r.d.fs, w, n);
+			damaged = 1;
 		} else if (!strcmp(w[0], "dirty_journal") && n == 2) {
 			err = lab_step_dirty_journal(r.d.fs, w[1]);
+			damaged = 1;
 		} else {
 			out_error(out, "lab", 0, "%s: unknown step %s", where,
 				  w[0]);
@@ -522,6 +524,12 @@ errcode_t lab_recipe_run(const struct lab *lab, const char *tag,
 		}
 		if (err && err != EXT2_ET_INVALID_ARGUMENT)
 			out_error(out, "lab", err, "%s", where);
+	}
+	if (!err && kfirst && damaged) {
+		/* the kernel mounts (as root) only what it should trust */
+		out_error(out, "lab", 0, "%s: kernel steps need a clean image: "
+			  "no corrupt or dirty_journal step before them", where);
+		err = EXT2_ET_INVALID_ARGUMENT;
 	}
 	err = demo_end(&r.d, path, err);
 	if (!err && kfirst) {

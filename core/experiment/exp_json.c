@@ -1,6 +1,7 @@
 /* exp_json.c - a strict recursive-descent JSON reader (RFC 8259): depth and
  * node count bounded so that a hostile file cannot exhaust the stack or the
- * memory, numbers checked finite, strings unescaped and made printable. */
+ * memory, numbers checked finite, strings unescaped and made printable
+ * (no C0/C1 control, DEL or ill-formed UTF-8 reaches a terminal). */
 #include "exp_json.h"
 #include "e2l_err.h"
 
@@ -71,10 +72,47 @@ static int hex4(struct jp *p, unsigned *out)
 	return 0;
 }
 
+/* 1 when code point c is nothing to send a terminal: a C0 or C1 control
+ * (U+009B is CSI), DEL, or a surrogate. */
+static int unshowable(unsigned c)
+{
+	return c < 0x20 || (c >= 0x7f && c < 0xa0) ||
+	       (c >= 0xd800 && c < 0xe000);
+}
+
+/* The length of the well-formed UTF-8 sequence of a showable character
+ * at s (which ends at a '"' or before), 0 when it is not one. */
+static size_t utf8_ok(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] < 0xe0)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] < 0xf0)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] < 0xf5)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* the closing '"' stops it */
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 ||
+						  c > 0x10ffff)) ||
+	    unshowable(c))
+		return 0;
+	return n;
+}
+
 /* Appends code point c as UTF-8 (controls and lone surrogates as '?'). */
 static size_t put_utf8(char *o, unsigned c)
 {
-	if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c < 0xe000)) {
+	if (unshowable(c)) {
 		o[0] = '?';
 		return 1;
 	}
@@ -130,7 +168,17 @@ static errcode_t string(struct jp *p, char **out)
 			return bad(p, "a control character in a string");
 		}
 		if (ch != '\\') {
-			o[n++] = (char)ch;
+			/* raw bytes: only well-formed, showable UTF-8 */
+			size_t k = utf8_ok((const unsigned char *)p->s +
+					   p->pos - 1);
+
+			if (k && ch != 0x7f) {
+				memcpy(o + n, p->s + p->pos - 1, k);
+				n += k;
+				p->pos += k - 1;
+			} else {
+				o[n++] = '?';
+			}
 			continue;
 		}
 		ch = (unsigned char)p->s[p->pos++];

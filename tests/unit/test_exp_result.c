@@ -66,6 +66,30 @@ static void t_json_strings(void **state)
 	assert_null(v);
 }
 
+/* A string reaches the screen: C1 controls (U+0080..U+009F, CSI is
+ * U+009B), DEL and bytes that are not UTF-8 become '?', escaped or raw. */
+static void t_json_screen(void **state)
+{
+	struct expj *v;
+
+	(void)state;
+	assert_int_equal(parse("\"a\\u009b2Jb\\u0085\\u007f\"", &v), 0);
+	assert_string_equal(v->str, "a?2Jb??");
+	expj_free(v);
+	assert_int_equal(parse("\"\xc2\x9b" "2J\x7f\x9b" "1m\"", &v), 0);
+	assert_string_equal(v->str, "??2J??1m");	/* a ? a byte */
+	expj_free(v);
+	/* overlong, a surrogate, past U+10FFFF, cut short; then good text */
+	assert_int_equal(parse("\"\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"
+			       "\xe2\x82\"", &v), 0);
+	assert_string_equal(v->str, "???????????");	/* a ? a byte */
+	expj_free(v);
+	assert_int_equal(parse("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
+			       &v), 0);
+	assert_string_equal(v->str, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	expj_free(v);
+}
+
 static void t_json_malformed(void **state)
 {
 	static const char *const bad[] = {
@@ -283,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_json_values),
 		cmocka_unit_test(t_json_strings),
+		cmocka_unit_test(t_json_screen),
 		cmocka_unit_test(t_json_malformed),
 		cmocka_unit_test(t_result),
 		cmocka_unit_test(t_result_hostile),
