@@ -113,11 +113,16 @@ for img in f_dup f_dup2 f_dupsuper; do
 			2>&1 || check "$img: owner --json $b failed"
 		jn=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-r = d["result"]["blocks"][0] if "result" in d else d["blocks"][0]
+try:
+    import jsonschema
+    jsonschema.validate(d["result"], json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+r = d["result"]["blocks"][0]
 o = r.get("owners", [])
 print(r.get("claimed_by"), len(o),
       " ".join(str(x["inode"]) for x in o if "inode" in x))' "$T/json" \
-			2>&1)
+			"$top/help/schema/result/owner.json" 2>&1)
 		want=${want% }
 		[ "$jn" = "$nwant $nwant $want" ] ||
 			check "$img: owner --json $b: '$jn'," \
