@@ -66,6 +66,8 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
  * gives: from the session's index when it is complete, else from one inode
  * scan that keeps only the runs touching those blocks' clusters (nothing
  * is kept in the session; memory grows with n, not with the file count).
+ * The scan stops once every block has an owner, so a block two inodes
+ * claim may get either; owner_lookup_all tells every claim.
  */
 errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 			      size_t n, struct owner_run *runs);
