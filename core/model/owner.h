@@ -66,9 +66,30 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
  * gives: from the session's index when it is complete, else from one inode
  * scan that keeps only the runs touching those blocks' clusters (nothing
  * is kept in the session; memory grows with n, not with the file count).
+ * The scan stops once every block has an owner, so a block two inodes
+ * claim may get either; owner_lookup_all tells every claim.
  */
 errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 			      size_t n, struct owner_run *runs);
+
+/* One claim on asked block k (owner_lookup_all). */
+struct owner_claim {
+	size_t k;
+	struct owner_run run;
+};
+
+/*
+ * Like owner_lookup_blocks, and also every claim on each block: group
+ * metadata, special inodes and every inode that maps it, sorted by k,
+ * then metadata first, then by inode and logical block (free and unowned
+ * blocks have none).  A block two inodes claim (a damaged filesystem) has
+ * two; runs[k] is then its first claim, so that the answer is the same
+ * from the session's index or from a probe scan, which reads every inode
+ * for it.  The caller frees *claims.
+ */
+errcode_t owner_lookup_all(struct session *s, const blk64_t *blks, size_t n,
+			   struct owner_run *runs, struct owner_claim **claims,
+			   size_t *nclaims);
 
 /*
  * Calls fn for every run overlapping [first, first+count), in block order,

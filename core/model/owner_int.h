@@ -237,4 +237,10 @@ errcode_t owner_image_next(ext2_filsys fs, struct owner_index *idx,
  * (0 for classes that are not merged across groups). */
 blk64_t owner_group_unit(ext2_filsys fs, int cls);
 
+/* Every claim of idx's stored runs on blks[0..n) (owner_dup.c), sorted as
+ * owner_lookup_all tells them; the caller frees *claims. */
+errcode_t owner_idx_claims(ext2_filsys fs, const struct owner_index *idx,
+			   const blk64_t *blks, size_t n,
+			   struct owner_claim **claims, size_t *nclaims);
+
 #endif

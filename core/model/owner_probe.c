@@ -75,8 +75,10 @@ static errcode_t probe_early_stop(ext2_filsys fs, struct owner_index *idx)
 	return 0;
 }
 
-errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
-			      size_t n, struct owner_run *runs)
+/* The answers, and with claims every claim (NULL: the first only). */
+static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
+			struct owner_run *runs, struct owner_claim **claims,
+			size_t *nclaims)
 {
 	struct owner_probe *probe = NULL;
 	struct owner_index *idx = NULL;
@@ -92,6 +94,9 @@ errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 	if (owner_index_complete(s)) {
 		for (i = 0, err = 0; i < n && !err; i++)
 			err = owner_lookup(s, blks[i], &runs[i]);
+		if (!err && claims)
+			err = owner_idx_claims(s->fs, s->owners, blks, n,
+					       claims, nclaims);
 		return err;
 	}
 	err = session_need(s, NEED_BLOCK_BITMAP);
@@ -105,15 +110,53 @@ errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 		goto out;
 	idx->probe = probe;
 	idx->nprobe = i;
-	err = probe_early_stop(s->fs, idx);
+	/* every claim: the scan reads every inode (a claimed block may
+	 * have a second claimant further on) */
+	err = claims ? 0 : probe_early_stop(s->fs, idx);
 	if (err)
 		goto out;
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
 	for (i = 0; !err && i < n; i++)
 		err = owner_idx_lookup(s->fs, idx, blks[i], &runs[i]);
+	if (!err && claims)
+		err = owner_idx_claims(s->fs, idx, blks, n, claims, nclaims);
 out:
 	owner_index_free(idx);
 	free(probe);
 	return err;
+}
+
+errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
+			      size_t n, struct owner_run *runs)
+{
+	return lookup(s, blks, n, runs, NULL, NULL);
+}
+
+errcode_t owner_lookup_all(struct session *s, const blk64_t *blks, size_t n,
+			   struct owner_run *runs, struct owner_claim **claims,
+			   size_t *nclaims)
+{
+	size_t i, c, m;
+	errcode_t err;
+
+	*claims = NULL;
+	*nclaims = 0;
+	err = lookup(s, blks, n, runs, claims, nclaims);
+	if (err) {
+		free(*claims);
+		*claims = NULL;
+		*nclaims = 0;
+		return err;
+	}
+	/* a block claimed more than once: its first claim is the answer */
+	for (c = 0; c < *nclaims; c = m) {
+		for (m = c; m < *nclaims && (*claims)[m].k == (*claims)[c].k;
+		     m++)
+			;
+		i = (*claims)[c].k;
+		if (m - c > 1)
+			runs[i] = (*claims)[c].run;
+	}
+	return 0;
 }

@@ -286,68 +286,123 @@ static int image_holds(struct session *s, blk64_t blk, enum owner_class cls)
 	}
 }
 
-static void print_one(struct session *s, blk64_t blk,
-		      const struct owner_run *r, const char *path)
+/* The JSON members that say who owns blk (one claimant). */
+static void json_owner(struct session *s, blk64_t blk,
+		       const struct owner_run *r, const char *path)
 {
 	blk64_t lblk = r->lblk + (data_class(r->cls) ? blk - r->start : 0);
+
+	json_str(s->out, "class", owner_class_key(r->cls));
+	json_str(s->out, "class_name", owner_class_name(r->cls));
+	json_u64(s->out, "group", r->group);
+	json_u64(s->out, "run_start", r->start);
+	json_u64(s->out, "run_length", r->len);
+	if (!r->ino)
+		return;
+	json_u64(s->out, "inode", r->ino);
+	if (path)
+		json_str(s->out, "path", path);
+	else
+		json_null(s->out, "path");
+	if (r->cls != OWN_XATTR)
+		json_u64(s->out, "logical_block", lblk);
+}
+
+/* The text that says who owns blk (one claimant), without a newline. */
+static void text_owner(struct session *s, blk64_t blk,
+		       const struct owner_run *r, const char *path)
+{
+	blk64_t lblk = r->lblk + (data_class(r->cls) ? blk - r->start : 0);
+
+	out_printf(s->out, "%s, group %u", owner_class_name(r->cls),
+		   r->group);
+	if (!r->ino)
+		return;
+	out_printf(s->out, ", inode %u", r->ino);
+	if (path)
+		out_printf(s->out, " (%s)", path);
+	if (r->cls != OWN_XATTR)
+		out_printf(s->out, ", %s %llu", r->cls == OWN_MAPPING ?
+			   "mapping for logical block" : "logical block",
+			   (unsigned long long)lblk);
+}
+
+/* What blk's claims[0..nc) claim it as: "inodes" when every one is an
+ * inode's, else "owners". */
+static const char *claimant_word(const struct owner_claim *c, size_t nc)
+{
+	size_t i;
+
+	for (i = 0; i < nc; i++)
+		if (!c[i].run.ino)
+			return "owners";
+	return "inodes";
+}
+
+/*
+ * One block's answer: r (its first claim), and when the block is claimed
+ * more than once (c[0..nc), nc > 1) every claim after a note.
+ */
+static void print_one(struct session *s, blk64_t blk,
+		      const struct owner_run *r, const char *path,
+		      const struct owner_claim *c, size_t nc,
+		      char *const *cpaths)
+{
+	size_t i;
 
 	if (sink_is_json(s->out)) {
 		json_obj_begin(s->out, NULL);
 		json_u64(s->out, "block", blk);
-		json_str(s->out, "class", owner_class_key(r->cls));
-		json_str(s->out, "class_name", owner_class_name(r->cls));
-		json_u64(s->out, "group", r->group);
-		json_u64(s->out, "run_start", r->start);
-		json_u64(s->out, "run_length", r->len);
-		if (r->ino) {
-			json_u64(s->out, "inode", r->ino);
-			if (path)
-				json_str(s->out, "path", path);
-			else
-				json_null(s->out, "path");
-			if (r->cls != OWN_XATTR)
-				json_u64(s->out, "logical_block", lblk);
-		}
+		json_owner(s, blk, r, path);
 		if (fs_probe_metadata_only(s->fs))
 			json_bool(s->out, "in_image",
 				  image_holds(s, blk, r->cls));
+		if (nc > 1) {
+			json_u64(s->out, "claimed_by", nc);
+			json_arr_begin(s->out, "owners");
+			for (i = 0; i < nc; i++) {
+				json_obj_begin(s->out, NULL);
+				json_owner(s, blk, &c[i].run,
+					   c[i].run.ino ? cpaths[i] : NULL);
+				json_obj_end(s->out);
+			}
+			json_arr_end(s->out);
+		}
 		json_obj_end(s->out);
 	}
-	out_printf(s->out, "%llu: %s, group %u", (unsigned long long)blk,
-		   owner_class_name(r->cls), r->group);
-	if (r->ino) {
-		out_printf(s->out, ", inode %u", r->ino);
-		if (path)
-			out_printf(s->out, " (%s)", path);
-		if (r->cls != OWN_XATTR)
-			out_printf(s->out, ", %s %llu", r->cls == OWN_MAPPING ?
-				   "mapping for logical block" :
-				   "logical block",
-				   (unsigned long long)lblk);
-	}
+	out_printf(s->out, "%llu: ", (unsigned long long)blk);
+	text_owner(s, blk, r, path);
 	if (fs_probe_metadata_only(s->fs) && !image_holds(s, blk, r->cls))
 		out_printf(s->out, r->cls == OWN_UNKNOWN ?
 			   " (the map of its inode is not in this e2image "
 			   "file)" : " (its content is not in this e2image "
 			   "file)");
+	if (nc > 1)
+		out_printf(s->out, "; claimed by %zu %s", nc,
+			   claimant_word(c, nc));
 	out_printf(s->out, "\n");
+	for (i = 1; i < nc; i++) {
+		out_printf(s->out, "%llu: also ", (unsigned long long)blk);
+		text_owner(s, blk, &c[i].run, c[i].run.ino ? cpaths[i] : NULL);
+		out_printf(s->out, "\n");
+	}
 }
 
 static int do_owner(struct session *s, int argc, char **argv)
 {
 	struct owner_run *runs = NULL;
+	struct owner_claim *claims = NULL;
 	blk64_t *blks = NULL;
 	ext2_ino_t *want = NULL;
 	char **paths = NULL;
+	size_t nc = 0, c, m, j;
 	int i, n = argc - 1, ret = CMD_FAIL;
 	char *end;
 	errcode_t err;
 
 	blks = calloc(n, sizeof(*blks));
 	runs = calloc(n, sizeof(*runs));
-	want = calloc(n, sizeof(*want));
-	paths = calloc(n, sizeof(*paths));
-	if (!blks || !runs || !want || !paths) {
+	if (!blks || !runs) {
 		out_error(s->out, argv[0], ENOMEM, NULL);
 		goto out;
 	}
@@ -365,31 +420,48 @@ static int do_owner(struct session *s, int argc, char **argv)
 			goto out;
 		}
 	}
-	/* without building the whole index when the session has none */
-	err = owner_lookup_blocks(s, blks, n, runs);
+	/* every claimant, without building the whole index when the
+	 * session has none */
+	err = owner_lookup_all(s, blks, n, runs, &claims, &nc);
 	if (err) {
 		out_error(s->out, argv[0], err, "while scanning inodes");
 		goto out;
 	}
+	/* the paths of the answers, then of every claim */
+	want = calloc(n + nc + 1, sizeof(*want));
+	paths = calloc(n + nc + 1, sizeof(*paths));
+	if (!want || !paths) {
+		out_error(s->out, argv[0], ENOMEM, NULL);
+		goto out;
+	}
 	for (i = 0; i < n; i++)
 		want[i] = runs[i].ino;
+	for (j = 0; j < nc; j++)
+		want[n + j] = claims[j].run.ino;
 	/* a metadata-only e2image file holds no directory block to walk */
 	err = fs_probe_metadata_only(s->fs) ? 0 :
-	      owner_find_paths(s->fs, want, paths, n);
+	      owner_find_paths(s->fs, want, paths, n + nc);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))
 		json_arr_begin(s->out, "blocks");
-	for (i = 0; i < n; i++)
-		print_one(s, blks[i], &runs[i], runs[i].ino ? paths[i] : NULL);
+	for (i = 0, c = 0; i < n; i++) {
+		while (c < nc && claims[c].k < (size_t)i)
+			c++;
+		for (m = c; m < nc && claims[m].k == (size_t)i; m++)
+			;
+		print_one(s, blks[i], &runs[i], runs[i].ino ? paths[i] : NULL,
+			  claims + c, m - c, paths + n + c);
+	}
 	if (sink_is_json(s->out))
 		json_arr_end(s->out);
 	ret = CMD_OK;
 out:
 	free(blks);
 	free(runs);
-	for (i = 0; paths && i < n; i++)
-		free(paths[i]);
+	for (j = 0; paths && j < n + nc; j++)
+		free(paths[j]);
+	free(claims);
 	free(want);
 	free(paths);
 	return ret;
