@@ -524,10 +524,11 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			return err;
 		wtime = s->fs->super->s_wtime;
 		err = reopen(s, undo_io_manager);
-		/* Undo records in 32 KiB chunks (as mke2fs asks): far fewer
-		 * index entries than one per block, about 1.6x faster. */
+		/* Undo records in 32 KiB chunks (as mke2fs asks, or the block
+		 * size when larger): far fewer index entries than one per
+		 * block, about 1.6x faster. */
 		if (!err)
-			io_channel_set_options(s->fs->io, "tdb_data_size=32768");
+			err = undo_guard_pin(s->fs);
 		if (err) {
 			out_error(s->out, "apply", err, "while opening %s "
 				  "through the undo file %s; nothing was "
