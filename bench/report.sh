@@ -157,6 +157,7 @@ report() {
 	fi
 	[ -s "$W/reloc.note" ] && echo "- journal relocate: $(cat "$W/reloc.note")"
 	[ -s "$W/ldf.note" ] && echo "- live defrag: $(cat "$W/ldf.note")"
+	[ -s "$W/undo.note" ] && sed 's/^/- undo, /' "$W/undo.note"
 	echo
 	echo "\"not available\" means this e2layout lacks the command (it answered" \
 	     "\"not supported yet\", \"Command not found\" or similar); the" \

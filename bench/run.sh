@@ -14,7 +14,7 @@ Usage: bench/run.sh [--smoke] [--results FILE] [--rounds N] [--runs N]
   E2LAYOUT=PATH        the binary (default: ./e2layout of this tree)
   E2LAYOUT_BENCH_DIR   where the images are cached (default /tmp/e2layout-bench)
 Rows: stat stats freefrag groups frag frag_mnt tui relocate live_defrag
-experiment (and memory), ladder (issue 15: 100k, 1M, 3M and, where the disk
+experiment undo (and memory), ladder (issue 15: 100k, 1M, 3M and, where the disk
 allows, 10M files and a 2 TiB filesystem with files in all its groups).
 EOF
 }
@@ -63,6 +63,7 @@ if [ $SMOKE = 1 ]; then
 	L_SIZE=64M L_FILES=8 L_ROUNDS=8
 	[ -n "$LADDER" ] || LADDER=2000
 	L2T_SIZE=2G L2T_FILES=2000 L2T_PER=100 L2T_DESC="2 GiB, 16 groups"
+	U_SIZE=128M U_MIB=16 U_PKIB=256 UO_MIB=8
 else
 	BDIR=${E2LAYOUT_BENCH_DIR:-/tmp/e2layout-bench}
 	[ -n "$RESULTS" ] || RESULTS=$top/bench/RESULTS.md
@@ -72,6 +73,7 @@ else
 	[ -n "$LADDER" ] || LADDER="100000 1000000 3000000 10000000"
 	L2T_SIZE=2T L2T_FILES=1000000 L2T_PER=61
 	L2T_DESC="2 TiB, 16,384 groups, 1M files in all of them"
+	U_SIZE=16G U_MIB=2048 U_PKIB=4096 UO_MIB=512
 fi
 LADDER_HOW="sparse ext4 images (4 KiB blocks, lazy init) filled by bench/images/genfs.c through libext2fs: directories of 1000 files of 1-8 blocks, every 7th file in 2-4 extents with gaps; rungs: $LADDER files; 2t: $L2T_DESC"
 W=$BDIR/work
@@ -121,8 +123,12 @@ want_any() { local r; for r; do want "$r" && return 0; done; return 1; }
 want_any stat stats freefrag groups tui memory && image big big.sh "$BIG_SIZE"
 want_any frag frag_mnt memory &&
 	image files files.sh "$FILES_SIZE" "$NFILES" "$W"
-want_any relocate memory &&
+want_any relocate memory undo &&
 	image jfrag jfrag.sh "$J_SIZE" "$J_MIB" "$J_FILE_KIB" "$W"
+if want undo; then
+	image undofrag undofrag.sh "$U_SIZE" "$U_MIB" "$U_PKIB" "$W"
+	image undofrag_old undofrag.sh "$U_SIZE" "$UO_MIB" "$U_PKIB" "$W" 1
+fi
 BIG=$BDIR/big.img FILES=$BDIR/files.img JFRAG=$BDIR/jfrag.img
 FILES_HOW=$(tail -1 "$W/files.recipe.log" 2>/dev/null)
 [ -n "$FILES_HOW" ] || FILES_HOW="(cached image)"
@@ -210,6 +216,46 @@ if want relocate; then
 		echo "after relocate: journal in $p piece(s), e2fsck -fn $f" > "$W/reloc.note"
 	fi
 	rm -f "$COPY"
+fi
+# The undo file's cost (issue 15): the same apply with --undo FILE and
+# with --no-undo on fresh copies of the same image, and once more with the
+# undo file, which the real e2undo must turn back into the image byte for
+# byte.
+undo_pair() {	# ID OPERATION IMAGE_DESC IMG REQUEST
+	local id=$1 op=$2 desc=$3 img=$4 req=$5 note
+	local copy=$W/$id.copy.img undo=$W/$id.e2undo
+	local prep="cp --sparse=always $img $copy; rm -f $undo"
+	pair "$id" "$op" "$desc" 1.5 "<= 1.5x" \
+		"$E2L -w -R '$req --undo $undo' $copy" "the same, --no-undo" \
+		"$E2L -w -R '$req --no-undo' $copy" "$prep" \
+		"a fresh copy each run; e2layout ran: e2layout -w -R '$req --undo FILE' COPY"
+	if [ "${AVAIL[$id]}" = ok ]; then
+		sh -c "$prep"
+		sh -c "$E2L -w -R '$req --undo $undo' $copy" >/dev/null 2>&1
+		note="$(du -k --apparent-size "$undo" | cut -f1) KiB ($(du -k "$undo" | cut -f1) KiB on disk)"
+		if e2undo "$undo" "$copy" >/dev/null 2>&1 && cmp -s "$copy" "$img"; then
+			note="$note; e2undo restored the image byte for byte"
+		else
+			note="$note; e2undo did NOT restore the image byte for byte"
+			SAME_FAIL=1
+		fi
+		echo "$op: undo file $note" >> "$W/undo.note"
+		echo "  $note"
+	fi
+	rm -f "$copy" "$undo"
+}
+if want undo; then
+	: > "$W/undo.note"
+	UHOW=$(grep '^big:' "$W/undofrag.recipe.log" 2>/dev/null)
+	UOHOW=$(grep '^big:' "$W/undofrag_old.recipe.log" 2>/dev/null)
+	undo_pair undo_defrag "defrag /big, into never-written blocks" \
+		"$U_SIZE ext4, ${UHOW:-(cached image)}" "$BDIR/undofrag.img" \
+		"defrag /big"
+	undo_pair undo_defrag_old "defrag /big, into blocks holding old data" \
+		"$U_SIZE ext4, ${UOHOW:-(cached image)}" "$BDIR/undofrag_old.img" \
+		"defrag /big"
+	undo_pair undo_relocate "journal relocate ($J_MIB MiB journal)" \
+		"-G 512, ${JFRAG_HOW:-(cached image)}" "$JFRAG" "journal relocate"
 fi
 if want live_defrag; then
 	# Two copies of the same image, one per tool, each loop-mounted: the

@@ -3,6 +3,7 @@
  * the journal's runs and superblock, flex groups' layouts. */
 #include "lab_int.h"
 #include "flex.h"
+#include "gdt_loc.h"
 #include "journal.h"
 #include "owner.h"
 
@@ -141,9 +142,7 @@ const char *lab_fact_group(const struct lab_fact_arg *a, struct lab_fact *f)
 		else if (new)
 			lab_fact_range(f, new, 1);
 	} else if (!strcmp(name, "desc_block")) {
-		lab_fact_num(f, ext2fs_descriptor_block_loc2(fs,
-				sb->s_first_data_block,
-				g / EXT2_DESC_PER_BLOCK(sb)));
+		lab_fact_num(f, gdt_block_loc(fs, g / EXT2_DESC_PER_BLOCK(sb)));
 	} else if (!strcmp(name, "desc_copies")) {
 		lab_desc_copies(fs, g, f);
 	} else if (!strcmp(name, "inode_table")) {

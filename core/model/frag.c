@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void hist_add(struct frag_hist *h, blk64_t len)
+void frag_hist_add(struct frag_hist *h, blk64_t len)
 {
 	int b = 0;
 
@@ -35,6 +35,11 @@ errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
 	if (first > last || last >= s->fs->group_desc_count)
 		return EXT2_ET_INVALID_ARGUMENT;
+	/* the whole filesystem without the whole bitmap in memory; a bitmap
+	 * that fails there is loaded for its error */
+	if (!first && last == s->fs->group_desc_count - 1 &&
+	    frag_stream_usable(s) && !frag_stream_hist(s, first, last, h))
+		return 0;
 	err = session_need(s, NEED_BLOCK_BITMAP);
 	if (err)
 		return err;
@@ -50,7 +55,7 @@ errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
 			z = end;
 		if (z <= a)
 			z = a + 1;
-		hist_add(h, z - a);
+		frag_hist_add(h, z - a);
 		a = z;
 	}
 	return 0;

@@ -21,6 +21,16 @@ struct frag_hist {
 /* Histogram over the block range of groups [first, last]. */
 errcode_t frag_free_hist(struct session *s, dgrp_t first, dgrp_t last,
 			 struct frag_hist *h);
+/* Adds one free extent of len blocks to h. */
+void frag_hist_add(struct frag_hist *h, blk64_t len);
+/* Can frag_stream_hist answer for s (no bitmap loaded, a plain device,
+ * no bigalloc)? */
+int frag_stream_usable(const struct session *s);
+/* frag_free_hist from the bitmap blocks on disk, one group at a time, as a
+ * load of the bitmap would see them (checksums checked, BLOCK_UNINIT
+ * groups as libext2fs makes them); loads nothing into the session. */
+errcode_t frag_stream_hist(struct session *s, dgrp_t first, dgrp_t last,
+			   struct frag_hist *h);
 
 struct frag_file {
 	ext2_ino_t ino;

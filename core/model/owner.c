@@ -376,9 +376,7 @@ static errcode_t frag_scan(struct session *s, size_t top,
 	errcode_t err;
 	int done = 0;
 
-	err = session_need(s, NEED_BLOCK_BITMAP);
-	if (err)
-		return err;
+	/* no bitmap: the scan keeps counts and directory runs only */
 	err = owner_idx_open(s->fs, s->device, OKEEP_DIRS, top, &idx);
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
@@ -517,6 +515,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->inode_buf);
 	free(idx->defer_buf);
 	free(idx->defer_ino);
+	free(idx->probe_found);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);

@@ -91,6 +91,9 @@ size_t frun_find(const struct frun_vec *v, blk64_t pos);
 
 errcode_t orun_push(struct orun_vec *vec, const struct orun *r);
 void orun_sort(struct orun_vec *vec);
+/* Index of the first run of v (sorted) that may overlap pos: it holds pos
+ * when its start is at most pos. */
+size_t orun_find(const struct orun_vec *v, blk64_t pos);
 /* The part [a, b) of stored run r as a query answer (group metadata: the
  * group served by a; file data: the logical block of a). */
 void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
@@ -123,6 +126,14 @@ errcode_t owalk_read(ext2_filsys fs, ext2_ino_t ino, enum owner_class cls,
 		     struct owalk *w, struct orun_vec *v);
 /* Flushes the pending run. */
 void owalk_flush(struct owalk *w);
+/* ext2fs_block_iterate3's callback: adds one mapped block (or, with
+ * blockcnt < 0, one indirect block) to the walk in priv. */
+int owalk_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
+		blk64_t ref_blk, int ref_offset, void *priv);
+/* In a metadata-only e2image file: walks what i_block holds of inode's
+ * map and marks the rest absent; returns 0 (nothing done) when the whole
+ * map is in the inode and the normal walk can read it. */
+int owalk_image(struct owalk *w, struct ext2_inode *inode);
 
 /* What a scan keeps of the runs it walks. */
 enum owner_keep {
@@ -146,6 +157,11 @@ struct owner_index {
 	enum owner_keep keep;
 	const struct owner_probe *probe;	/* OKEEP_PROBE */
 	size_t nprobe;
+	/* a probe scan that may stop early (one block a range): which ranges
+	 * a kept run already covers, and how many do not yet; NULL: the scan
+	 * reads every inode */
+	unsigned char *probe_found;
+	size_t probe_left;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
@@ -211,6 +227,11 @@ errcode_t owner_note_file(struct owner_index *idx, ext2_ino_t ino,
 
 /* Is ino handled before the scan (journal, quota...)? */
 int owner_special_ino(ext2_filsys fs, ext2_ino_t ino);
+
+/* In a metadata-only e2image file, the next inode after idx->image_next,
+ * read by number (*ino 0 after the last). */
+errcode_t owner_image_next(ext2_filsys fs, struct owner_index *idx,
+			   ext2_ino_t *ino, struct ext2_inode *inode, int isize);
 
 /* Blocks per group served by one run unit of a mergeable metadata class
  * (0 for classes that are not merged across groups). */

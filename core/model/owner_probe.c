@@ -33,7 +33,9 @@ static errcode_t probe_ranges(ext2_filsys fs, const blk64_t *blks, size_t n,
 	}
 	qsort(p, n, sizeof(*p), probe_cmp);
 	for (i = 0; i < n; i++) {
-		if (o && p[i].start <= p[o - 1].end) {
+		/* overlapping (one cluster asked twice), not adjacent:
+		 * each block its own range, for the early stop */
+		if (o && p[i].start < p[o - 1].end) {
 			if (p[i].end > p[o - 1].end)
 				p[o - 1].end = p[i].end;
 			continue;
@@ -42,6 +44,34 @@ static errcode_t probe_ranges(ext2_filsys fs, const blk64_t *blks, size_t n,
 	}
 	*out = p;
 	*np = o;
+	return 0;
+}
+
+/*
+ * Lets the probe scan stop once every asked block has an owner: a block
+ * of group metadata or a special inode has one already; a block free in
+ * the bitmap never gets one, so a scan asked about one reads every inode
+ * (a damaged filesystem's inode may still claim it).  Bigalloc keeps the
+ * whole scan: a cluster's slack is told by its owner's other blocks.
+ */
+static errcode_t probe_early_stop(ext2_filsys fs, struct owner_index *idx)
+{
+	size_t k, m;
+
+	if (EXT2FS_CLUSTER_RATIO(fs) != 1 || !idx->nprobe)
+		return 0;
+	idx->probe_found = calloc(idx->nprobe, 1);
+	if (!idx->probe_found)
+		return ENOMEM;
+	idx->probe_left = idx->nprobe;
+	for (k = 0; k < idx->nprobe; k++) {
+		m = orun_find(&idx->meta, idx->probe[k].start);
+		if (m < idx->meta.n &&
+		    orun_start(&idx->meta.v[m]) <= idx->probe[k].start) {
+			idx->probe_found[k] = 1;
+			idx->probe_left--;
+		}
+	}
 	return 0;
 }
 
@@ -75,6 +105,9 @@ errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 		goto out;
 	idx->probe = probe;
 	idx->nprobe = i;
+	err = probe_early_stop(s->fs, idx);
+	if (err)
+		goto out;
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
 	for (i = 0; !err && i < n; i++)

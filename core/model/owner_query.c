@@ -13,8 +13,7 @@ static int group_class(int cls)
 	return cls >= OWN_SUPER && cls <= OWN_ITABLE;
 }
 
-/* Index of the first run that may overlap pos. */
-static size_t orun_find(const struct orun_vec *v, blk64_t pos)
+size_t orun_find(const struct orun_vec *v, blk64_t pos)
 {
 	size_t lo = 0, hi = v->n;
 

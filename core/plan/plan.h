@@ -157,6 +157,18 @@ void plan_get_stats(const struct plan *p, struct plan_stats *st);
  * end of the filesystem; line holds cells + 1 bytes. */
 void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
 		    blk64_t lo, blk64_t per, unsigned cells, char *line);
+/* The map's cells over blocks [lo, hi): at most PLAN_MAP_CELLS of *per
+ * blocks each (at least 1); returns how many. */
+#define PLAN_MAP_CELLS 64
+unsigned plan_map_cells(blk64_t lo, blk64_t hi, blk64_t *per);
+/* The strip every preview draws: cells of per blocks from lo, each cell's
+ * letter from cell(fs, arg, after, first, len) ("after" as given), ' ' past
+ * the end of the filesystem; line holds cells + 1 bytes. */
+typedef char plan_cell_fn(ext2_filsys fs, const void *arg, int after,
+			  blk64_t first, blk64_t len);
+void plan_strip(ext2_filsys fs, plan_cell_fn *cell, const void *arg,
+		int after, blk64_t lo, blk64_t per, unsigned cells,
+		char *line);
 /* Prints the before/after map strips: the JSON "map" member, or the text
  * block headed "Map of blocks LO-HI, PER blocks per cell (LEGEND):". */
 void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
@@ -340,6 +352,35 @@ int plan_repack_sane(struct session *s, const struct plan *p);
 int plan_repack_verify(struct session *s, const struct plan *p);
 /* A plan moving only the resize inode's double-indirect block to the
  * first free block at or after goal (evacuate, when it is in the range). */
+/*
+ * Emptying a block range (plan_evacuate.c), for evacuate and for
+ * repack_flex --all's islands.  Set first, len and (an island) island,
+ * own_first/own_n (the groups whose metadata the repack moves) and chain
+ * (inodes an earlier plan of it moves are left out); plan_evacuate_scan
+ * fills what the range holds: the inodes to move, fixed blocks (first at
+ * fixed_at), extended-attribute blocks, and, outside an island, the resize
+ * inode's double-indirect block (dind), which moves first.
+ * plan_evacuate_build appends a move per inode (targets clear in work,
+ * marked there as they are planned) to *tail: 0, or prints why and
+ * returns 1.  plan_evacuate_done frees the scan.
+ */
+struct plan_evac {
+	blk64_t first, len;
+	int island;
+	dgrp_t own_first, own_n;
+	const struct plan *chain;
+	/* filled in */
+	struct session *s;
+	ext2_ino_t *inos;
+	size_t n, cap, planned;
+	blk64_t fixed, fixed_at, xattr, dind, moved;
+	int oom;
+};
+errcode_t plan_evacuate_scan(struct session *s, struct plan_evac *e);
+int plan_evacuate_build(struct session *s, const char *who,
+			struct plan_evac *e, ext2fs_block_bitmap work,
+			struct plan ***tail);
+void plan_evacuate_done(struct plan_evac *e);
 errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
 			       struct plan **pp);
 blk64_t plan_dind_target(const struct plan *p);

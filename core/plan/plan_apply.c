@@ -2,7 +2,7 @@
  * blocks and flush, then mark the new blocks in use, switch the inode and free
  * the old blocks - as one jbd2 transaction when the filesystem has a journal
  * (plan_journal.c), else in that order with flushes.  Optional undo file
- * (libext2fs undo_io_manager) and fault injection (E2L_FAULT_WRITES=k). */
+ * (undo_writer.c, e2undo's format) and fault injection (E2L_FAULT_WRITES=k). */
 #include "plan.h"
 #include "e2l_err.h"
 #include "io_layer.h"
@@ -523,12 +523,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		if (err)
 			return err;
 		wtime = s->fs->super->s_wtime;
-		err = reopen(s, undo_io_manager);
-		/* Undo records in 32 KiB chunks (as mke2fs asks, or the block
-		 * size when larger): far fewer index entries than one per
-		 * block, about 1.6x faster. */
-		if (!err)
-			err = undo_guard_pin(s->fs);
+		/* e2layout's writer of the e2undo format (undo_writer.c) */
+		err = reopen(s, undo_guard_manager(guard));
 		if (err) {
 			out_error(s->out, "apply", err, "while opening %s "
 				  "through the undo file %s; nothing was "

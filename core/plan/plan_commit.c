@@ -4,6 +4,7 @@
  * superblock; then flushes.  This keeps the window in which a crash leaves
  * the bitmaps and counters disagreeing a handful of writes wide. */
 #include "plan.h"
+#include "gdt_loc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,7 @@ errcode_t plan_commit_groups(ext2_filsys fs, const dgrp_t *groups, size_t n)
 		if (d == last_desc)
 			continue;
 		last_desc = d;
-		err = io_channel_write_blk64(fs->io,
-			ext2fs_descriptor_block_loc2(fs,
-				fs->super->s_first_data_block, d), 1,
+		err = io_channel_write_blk64(fs->io, gdt_block_loc(fs, d), 1,
 			(char *)fs->group_desc + (size_t)d * fs->blocksize);
 	}
 	free(buf);

@@ -28,6 +28,9 @@ struct gq {
 	blk64_t dind;		/* R_ISLAND: the resize inode's block */
 	const struct plan *pl;	/* R_ISLAND: its plan, whose chain's earlier
 				   moves may empty the island */
+	blk64_t own, own_len;	/* the range asked about, before it grew to
+				   whole clusters (bigalloc) */
+	ext2_filsys fs;
 };
 
 struct guard {
@@ -51,6 +54,9 @@ static int push_q(struct guard *gd, blk64_t start, blk64_t len,
 	if (!len)
 		return 0;
 	/* with bigalloc a cluster is the unit: all of it or none */
+	g.own = start;
+	g.own_len = len;
+	g.fs = fs;
 	end = (start + len + mask) & ~mask;
 	start &= ~mask;
 	if (gd->n == gd->cap) {
@@ -89,7 +95,7 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 {
 	const struct plan_repack *r = p->repack;
 	const struct repack_item *it;
-	struct gq g = {R_WRITE, k, 0, 0, 0, 0, 0, NULL};
+	struct gq g = {R_WRITE, k, 0, 0, 0, 0, 0, NULL, 0, 0, NULL};
 	size_t i;
 
 	if (r->n) {
@@ -109,7 +115,7 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 		it = &r->items[i];
 		if (it->from == it->to && !it->tmp)
 			continue;	/* stays where it is */
-		g = (struct gq){R_WRITE, k, 0, 0, 0, 0, 0, NULL};
+		g = (struct gq){R_WRITE, k, 0, 0, 0, 0, 0, NULL, 0, 0, NULL};
 		if (it->tmp)
 			push_q(gd, it->tmp, it->len, g);
 		if (it->what == RP_DIND)
@@ -129,8 +135,8 @@ static void collect_repack(struct guard *gd, const struct plan *p, size_t k)
 
 static void collect(struct guard *gd, const struct plan *p, size_t k)
 {
-	struct gq w = {R_WRITE, k, 0, 0, 0, 0, 0, NULL};
-	struct gq f = {R_FREE, k, p->ino, 0, 0, 0, 0, NULL};
+	struct gq w = {R_WRITE, k, 0, 0, 0, 0, 0, NULL, 0, 0, NULL};
+	struct gq f = {R_FREE, k, p->ino, 0, 0, 0, 0, NULL, 0, 0, NULL};
 	const struct plan_step *st;
 	size_t i;
 
@@ -172,6 +178,13 @@ static int group_cls(int cls)
 /* Is run what the range expects to find (the thing that moves)? */
 static int expected(const struct gq *g, const struct owner_run *run)
 {
+	/* bigalloc: the rest of a repack range's clusters may hold other
+	 * groups' metadata, which shares clusters (it stays: apply frees a
+	 * cluster only when no metadata is left in it) */
+	if ((g->role == R_ISLAND || (g->role == R_FREE && g->ngroups)) &&
+	    group_cls(run->cls) &&
+	    !repack_overlaps(run->start, run->len, g->own, g->own_len))
+		return 1;
 	if (g->role == R_ISLAND && g->pl && g->pl->head && run->ino &&
 	    (run->cls == OWN_FILE || run->cls == OWN_DIR ||
 	     run->cls == OWN_MAPPING || run->cls == OWN_JOURNAL) &&
@@ -182,8 +195,9 @@ static int expected(const struct gq *g, const struct owner_run *run)
 			 run->cls == OWN_ITABLE) && run->group >= g->group &&
 			run->group - g->group < g->ngroups) ||
 		       (g->dind && run->cls == OWN_OTHER &&
-			run->ino == EXT2_RESIZE_INO && run->start == g->dind &&
-			run->len == 1);
+			run->ino == EXT2_RESIZE_INO &&
+			repack_in_cluster(g->fs, g->dind, run->start,
+					  run->len));
 	if (g->ngroups)
 		return (int)run->cls == g->cls && run->group >= g->group &&
 		       run->group - g->group < g->ngroups;
@@ -357,7 +371,13 @@ static void check_overlaps(struct guard *gd)
 		return;
 	}
 	for (i = 0; i < gd->n; i++)
-		if (gd->g[i].role != R_ISLAND)
+		if (gd->g[i].role == R_FREE && gd->g[i].ngroups)
+			/* group metadata: freed by the block (bigalloc:
+			 * items sharing a cluster each free their part) */
+			f[m++] = (struct foot){gd->g[i].own, gd->g[i].own +
+					       gd->g[i].own_len, gd->g[i].plan,
+					       gd->g[i].role};
+		else if (gd->g[i].role != R_ISLAND)
 			f[m++] = (struct foot){gd->q[i].start, gd->q[i].start +
 					       gd->q[i].len, gd->g[i].plan,
 					       gd->g[i].role};

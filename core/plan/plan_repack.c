@@ -52,10 +52,33 @@ int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
+int repack_in_cluster(ext2_filsys fs, blk64_t b, blk64_t start, blk64_t len)
+{
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
+
+	return len && (start & ~mask) == (b & ~mask) &&
+	       ((start + len - 1) & ~mask) == (b & ~mask);
+}
+
+blk_t repack_header_len(ext2_filsys fs, dgrp_t g)
+{
+	blk64_t sb, od, nd;
+	blk_t used;
+
+	if (ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used))
+		return 0;
+	/* bigalloc with 1 KiB blocks: group 0 starts at block 0, the boot
+	 * block, which the count leaves out */
+	if (!g && used && fs->blocksize == 1024 &&
+	    !fs->super->s_first_data_block)
+		used++;
+	return used;
+}
+
 /* The end of the first group header overlapping [b, b + len), or 0. */
 static blk64_t header_end(ext2_filsys fs, blk64_t b, blk64_t len)
 {
-	blk64_t end = ext2fs_blocks_count(fs->super), sb, od, nd, gf;
+	blk64_t end = ext2fs_blocks_count(fs->super), gf;
 	dgrp_t g, last;
 	blk_t used;
 
@@ -65,8 +88,7 @@ static blk64_t header_end(ext2_filsys fs, blk64_t b, blk64_t len)
 		len = end - b;
 	last = ext2fs_group_of_blk2(fs, b + len - 1);
 	for (g = ext2fs_group_of_blk2(fs, b); g <= last; g++) {
-		if (ext2fs_super_and_bgd_loc2(fs, g, &sb, &od, &nd, &used))
-			continue;
+		used = repack_header_len(fs, g);
 		gf = ext2fs_group_first_block2(fs, g);
 		if (used && repack_overlaps(b, len, gf, used))
 			return gf + used;
@@ -163,8 +185,9 @@ static int occ_cb(const struct owner_run *run, void *arg)
 		return 0;
 	case OWN_OTHER:
 		if (run->ino == EXT2_RESIZE_INO && o->dind &&
-		    run->start == o->dind && run->len == 1)
-			return 0;	/* moves out first */
+		    repack_in_cluster(o->s->fs, o->dind, run->start,
+				      run->len))
+			return 0;	/* moves out first (with its slack) */
 		break;
 	default:
 		break;
@@ -178,11 +201,29 @@ static int occ_cb(const struct owner_run *run, void *arg)
 	return 0;
 }
 
+/* The rest of the island's first and last clusters (bigalloc): any
+ * group's metadata may share them, nothing else. */
+static int slack_cb(const struct owner_run *run, void *arg)
+{
+	if (run->cls >= OWN_SUPER && run->cls <= OWN_ITABLE)
+		return 0;
+	return occ_cb(run, arg);
+}
+
 static errcode_t occ_part(blk64_t start, blk64_t len, void *arg)
 {
 	struct occ *o = arg;
+	blk64_t mask = EXT2FS_CLUSTER_MASK(o->s->fs);
+	blk64_t head = start & ~mask, end = start + len;
+	blk64_t tail = (end + mask) & ~mask;
+	errcode_t err;
 
-	return owner_for_range(o->s, start, len, occ_cb, o);
+	err = owner_for_range(o->s, start, len, occ_cb, o);
+	if (!err && head < start)
+		err = owner_for_range(o->s, head, start - head, slack_cb, o);
+	if (!err && end < tail)
+		err = owner_for_range(o->s, end, tail - end, slack_cb, o);
+	return err;
 }
 
 /* The island holds nothing but the groups' metadata, the resize inode's
@@ -310,8 +351,7 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 			 unsigned long flex, int log)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t sb, od, nd, g;
-	blk_t used;
+	blk64_t nd, g;
 	dgrp_t per;
 
 	if (log >= 0) {	/* asked for: set unless it is the current one */
@@ -334,12 +374,8 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 	per = 1U << r->log_flex;
 	r->flex = flex;
 	/* (meta_bg's descriptor blocks are group headers: the island is
-	 * split around them as around a superblock backup) */
-	if (ext2fs_has_feature_bigalloc(fs->super)) {
-		out_error(s->out, "repack_flex", 0, "bigalloc filesystems "
-			  "are not supported (their metadata shares clusters)");
-		return 1;
-	}
+	 * split around them as around a superblock backup; on bigalloc it is
+	 * packed by the block, as mke2fs does, its items sharing clusters) */
 	if (flex > (fs->group_desc_count - 1) / per) {
 		out_error(s->out, "repack_flex", 0, "no flex group %lu (the "
 			  "filesystem has %u, of %u groups each)", flex,
@@ -349,10 +385,9 @@ int plan_repack_geometry(struct session *s, struct plan_repack *r,
 	r->first = flex * per;
 	r->n = fs->group_desc_count - r->first < per ?
 	       fs->group_desc_count - r->first : per;
-	if (ext2fs_super_and_bgd_loc2(fs, r->first, &sb, &od, &nd, &used))
-		return 1;
 	/* after the superblock, descriptors and reserved GDT blocks */
-	r->island = ext2fs_group_first_block2(fs, r->first) + used;
+	r->island = ext2fs_group_first_block2(fs, r->first) +
+		    repack_header_len(fs, r->first);
 	/* packed, split around the group headers lying in the way */
 	nd = r->island;
 	for (g = 0; g < 2 * (blk64_t)r->n; g++)

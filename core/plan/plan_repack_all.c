@@ -9,7 +9,6 @@
 #include "owner.h"
 #include "e2l_err.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +35,7 @@ int plan_chain_moves(const struct plan *head, const struct plan *upto,
 blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 					blk64_t first, blk64_t last)
 {
+	blk64_t mask = EXT2FS_CLUSTER_MASK(fs);
 	const struct plan *q;
 	blk64_t a, b, n = 0;
 
@@ -44,11 +44,14 @@ blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 	for (q = p->next; q; q = q->next) {
 		const struct plan_repack *r = q->repack;
 
-		if (!r || !r->n || !repack_overlaps(first, last - first + 1,
-						    r->island, r->island_len))
+		if (!r || !r->n)
 			continue;
-		a = r->island;
-		b = r->island + r->island_len - 1;
+		/* the island's whole clusters (bigalloc: its metadata marks
+		 * them all) */
+		a = r->island & ~mask;
+		b = ((r->island + r->island_len + mask) & ~mask) - 1;
+		if (!repack_overlaps(first, last - first + 1, a, b - a + 1))
+			continue;
 		if (first < a)
 			n += plan_used_outside_later_islands(fs, p, first,
 							     a - 1);
@@ -58,73 +61,6 @@ blk64_t plan_used_outside_later_islands(ext2_filsys fs, const struct plan *p,
 		return n;
 	}
 	return plan_used_in(fs, first, last);
-}
-
-/* The inodes with blocks in one island, and what cannot move. */
-struct inisland {
-	struct session *s;
-	ext2_ino_t *inos;
-	size_t n, cap;
-	blk64_t fixed, fixed_at;
-	int oom;
-	dgrp_t first, ngroups;	/* the flex group's own metadata moves */
-};
-
-static int inisland_cb(const struct owner_run *run, void *arg)
-{
-	struct inisland *e = arg;
-	ext2_ino_t *ni;
-	size_t i;
-
-	switch (run->cls) {
-	case OWN_FREE:
-	case OWN_UNINIT:
-		return 0;
-	case OWN_BBITMAP:
-	case OWN_IBITMAP:
-	case OWN_ITABLE:
-		if (run->group >= e->first &&
-		    run->group - e->first < e->ngroups)
-			return 0;	/* the repack moves it */
-		break;
-	case OWN_FILE:
-	case OWN_DIR:
-	case OWN_MAPPING:
-	case OWN_JOURNAL:
-		if (!run->ino)
-			break;
-		for (i = 0; i < e->n; i++)
-			if (e->inos[i] == run->ino)
-				return 0;
-		if (e->n == e->cap) {
-			e->cap = e->cap ? e->cap * 2 : 16;
-			ni = realloc(e->inos, e->cap * sizeof(*ni));
-			if (!ni) {
-				e->oom = 1;
-				return 1;
-			}
-			e->inos = ni;
-		}
-		e->inos[e->n++] = run->ino;
-		return 0;
-	case OWN_OTHER:		/* the resize inode's block: the repack's */
-		if (run->ino == EXT2_RESIZE_INO && run->len == 1)
-			return 0;
-		break;
-	default:
-		break;
-	}
-	if (!e->fixed)
-		e->fixed_at = run->start;
-	e->fixed += run->len;	/* the repack says what it is */
-	return 0;
-}
-
-static errcode_t inisland_part(blk64_t start, blk64_t len, void *arg)
-{
-	struct inisland *e = arg;
-
-	return owner_for_range(e->s, start, len, inisland_cb, e);
 }
 
 static void append(struct plan ***tail, struct plan *p)
@@ -154,49 +90,31 @@ static void reserve_repack(ext2fs_block_bitmap work,
 /*
  * Plans the moves emptying the island [a, a + len) of flex group flex and
  * appends them; inodes an earlier plan of chain moves already are skipped.
- * 0, or prints why and returns nonzero.
+ * 0, or prints why and returns nonzero.  (What cannot move is the
+ * repack's to name.)
  */
 static int plan_evacuations(struct session *s, struct plan *chain,
 			    struct plan ***tail, ext2fs_block_bitmap work,
 			    unsigned long flex, dgrp_t first, dgrp_t n,
 			    blk64_t a, blk64_t len)
 {
-	ext2_filsys fs = s->fs;
-	ext2fs_block_bitmap orig = fs->block_map;
-	struct inisland e = {0};
-	struct plan *p;
+	struct plan_evac e = {0};
 	errcode_t err;
-	size_t i;
 	int rc = 1;
 
-	e.first = first;
-	e.ngroups = n;
-	e.s = s;
-	err = repack_span_parts(fs, a, len, inisland_part, &e);
-	if (err || e.oom) {
-		out_error(s->out, "repack_flex", err ? err : ENOMEM, "while "
-			  "finding what owns flex group %lu's island", flex);
-		goto out;
-	}
-	for (i = 0; i < e.n; i++) {
-		if (plan_chain_moves(chain, NULL, e.inos[i]))
-			continue;
-		if (e.inos[i] == fs->super->s_journal_inum &&
-		    !plan_journal_clean(s, e.inos[i], 0))
-			goto out;
-		/* the target where work is clear: free, and no island nor
-		 * earlier plan's place */
-		fs->block_map = work;
-		err = plan_build_move(s, "evacuate", e.inos[i], a + len, 0, &p);
-		fs->block_map = orig;
-		if (err)
-			goto out;
-		ext2fs_mark_block_bitmap_range2(work, p->target, p->target_len);
-		append(tail, p);
-	}
-	rc = 0;
-out:
-	free(e.inos);
+	e.first = a;
+	e.len = len;
+	e.island = 1;
+	e.own_first = first;
+	e.own_n = n;
+	e.chain = chain;
+	err = plan_evacuate_scan(s, &e);
+	if (err)
+		out_error(s->out, "repack_flex", err, "while finding what "
+			  "owns flex group %lu's island", flex);
+	else
+		rc = plan_evacuate_build(s, "repack_flex", &e, work, tail);
+	plan_evacuate_done(&e);
 	return rc;
 }
 

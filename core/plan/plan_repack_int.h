@@ -29,7 +29,14 @@ struct plan_repack {
 extern const char *const repack_what_name[RP_KINDS];
 
 blk64_t repack_item_loc(ext2_filsys fs, dgrp_t g, int what);
+/* The blocks of group g's header (superblock, descriptors, reserved GDT
+ * blocks; and the boot block of a 1 KiB bigalloc group 0) from its first
+ * block; 0 when it has none. */
+blk_t repack_header_len(ext2_filsys fs, dgrp_t g);
 int repack_overlaps(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen);
+/* 1 when [start, start + len) lies in block b's cluster (b itself without
+ * bigalloc). */
+int repack_in_cluster(ext2_filsys fs, blk64_t b, blk64_t start, blk64_t len);
 /* Where the next item (in build order: the block bitmaps, the inode
  * bitmaps, the inode tables, group by group) of len blocks belongs: packed
  * after the previous one from *cur (start at the island), past the group
@@ -47,6 +54,21 @@ errcode_t repack_span_parts(ext2_filsys fs, blk64_t a, blk64_t len,
  * why not and returns 1. */
 int plan_repack_geometry(struct session *s, struct plan_repack *r,
 			 unsigned long flex, int log);
+
+/* plan_repack_clu.c: the accounting in clusters (a block each without
+ * bigalloc).  repack_meta_at: 1 when [first, first + len) holds a block of
+ * some group's bitmaps, inode table or header, or the resize inode's block
+ * dind (0: none), as the descriptors say now. */
+int repack_meta_at(ext2_filsys fs, blk64_t first, blk64_t len, blk64_t dind);
+/* Marks in use each cluster of the range not marked yet, counting it. */
+void repack_mark(ext2_filsys fs, blk64_t blk, blk64_t len);
+/* Frees each marked cluster of the range that no metadata holds any more
+ * (repack_meta_at), counting it; the rest stay marked. */
+void repack_release(ext2_filsys fs, blk64_t blk, blk64_t len, blk64_t dind);
+/* 1 when every cluster of the range is marked in use. */
+int repack_marked_all(ext2_filsys fs, blk64_t blk, blk64_t len);
+/* 1 when a cluster of the range is marked but holds no metadata. */
+int repack_stale(ext2_filsys fs, blk64_t blk, blk64_t len, blk64_t dind);
 
 /* plan_repack_run.c: the plan file's repack lines (read back by
  * plan_repack_parse, plan_file_int.h). */

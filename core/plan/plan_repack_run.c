@@ -83,7 +83,7 @@ static errcode_t move_dind(ext2_filsys fs, const struct repack_item *it,
 		err = io_channel_flush(fs->io);
 	if (err)
 		return err;
-	ext2fs_block_alloc_stats_range(fs, it->to, 1, +1);
+	repack_mark(fs, it->to, 1);
 	err = plan_commit_groups(fs, grp, ngrp);
 	if (!err)
 		err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
@@ -97,7 +97,7 @@ static errcode_t move_dind(ext2_filsys fs, const struct repack_item *it,
 		err = io_channel_flush(fs->io);
 	if (err)
 		return err;
-	ext2fs_block_alloc_stats_range(fs, it->from, 1, -1);
+	repack_release(fs, it->from, 1, it->to);
 	return plan_commit_groups(fs, grp, ngrp);
 }
 
@@ -117,7 +117,7 @@ static int skip(const struct repack_item *it, int phase)
 static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
 			   int phase, const dgrp_t *grp, size_t ngrp)
 {
-	blk64_t chunk = (1U << 20) / fs->blocksize, src, dst;
+	blk64_t chunk = (1U << 20) / fs->blocksize, src, dst, dind;
 	char *buf = malloc(chunk * fs->blocksize);
 	errcode_t err = 0;
 	size_t i;
@@ -134,7 +134,7 @@ static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
 		src = phase == 1 && it->tmp ? it->tmp : it->from;
 		dst = phase == 0 ? it->tmp : it->to;
 		any = 1;
-		ext2fs_block_alloc_stats_range(fs, dst, it->len, +1);
+		repack_mark(fs, dst, it->len);
 		if (it->what != RP_BB)	/* block bitmaps: the commit */
 			err = copy_blocks(fs, src, dst, it->len, buf, chunk);
 	}
@@ -164,13 +164,15 @@ static errcode_t run_phase(ext2_filsys fs, const struct plan_repack *r,
 	err = plan_commit_groups(fs, grp, ngrp);
 	if (err)
 		return err;
+	/* a cluster other metadata still holds stays in use (bigalloc) */
+	dind = repack_item_loc(fs, 0, RP_DIND);
 	for (i = 0; i < r->nitems; i++) {
 		const struct repack_item *it = &r->items[i];
 
 		if (skip(it, phase))
 			continue;
 		src = phase == 1 && it->tmp ? it->tmp : it->from;
-		ext2fs_block_alloc_stats_range(fs, src, it->len, -1);
+		repack_release(fs, src, it->len, dind);
 	}
 	return plan_commit_groups(fs, grp, ngrp);
 }
@@ -216,6 +218,7 @@ int plan_repack_verify(struct session *s, const struct plan *p)
 {
 	const struct plan_repack *r = p->repack;
 	ext2_filsys fs = s->fs;
+	blk64_t dind = repack_item_loc(fs, 0, RP_DIND);
 	int bad = 0;
 	size_t i;
 
@@ -223,8 +226,8 @@ int plan_repack_verify(struct session *s, const struct plan *p)
 		const struct repack_item *it = r->items;
 
 		bad = repack_item_loc(fs, 0, RP_DIND) != it->to ||
-		      !plan_used_in(fs, it->to, it->to) ||
-		      plan_used_in(fs, it->from, it->from);
+		      !repack_marked_all(fs, it->to, 1) ||
+		      repack_stale(fs, it->from, 1, it->to);
 		if (bad)
 			out_error(s->out, "verify", 0, "the resize inode's "
 				  "block is not at %llu as planned, or the "
@@ -255,8 +258,7 @@ int plan_repack_verify(struct session *s, const struct plan *p)
 		const struct repack_item *it = &r->items[i];
 
 		if (it->what != RP_DIND &&
-		    plan_used_in(fs, it->to, it->to + it->len - 1) !=
-		    it->len) {
+		    !repack_marked_all(fs, it->to, it->len)) {
 			out_error(s->out, "verify", 0, "the island is not all "
 				  "marked in use in the block bitmap (group "
 				  "%u's %s)", it->g,
@@ -268,17 +270,16 @@ int plan_repack_verify(struct session *s, const struct plan *p)
 	for (i = 0; i < r->nitems; i++) {
 		const struct repack_item *it = &r->items[i];
 
-		if (it->what == RP_DIND && !plan_used_in(fs, it->to, it->to)) {
+		if (it->what == RP_DIND && !repack_marked_all(fs, it->to, 1)) {
 			out_error(s->out, "verify", 0, "the resize inode's "
 				  "new block %llu is not marked in use",
 				  (unsigned long long)it->to);
 			bad = 1;
 		}
-		if ((it->tmp && plan_used_in(fs, it->tmp,
-					     it->tmp + it->len - 1)) ||
-		    (!repack_overlaps(it->from, it->len, r->island,
-				      r->island_len) &&
-		     plan_used_in(fs, it->from, it->from + it->len - 1))) {
+		/* old places free, but for clusters (bigalloc) that other
+		 * metadata still holds */
+		if ((it->tmp && repack_stale(fs, it->tmp, it->len, dind)) ||
+		    repack_stale(fs, it->from, it->len, dind)) {
 			out_error(s->out, "verify", 0, "group %u's old %s "
 				  "blocks are still marked in use", it->g,
 				  repack_what_name[it->what]);

@@ -4,10 +4,11 @@
 #include "plan_repack_int.h"
 
 /* Map cell letter for blocks [a, a+len) with items at from (or to). */
-static char cell(ext2_filsys fs, const struct plan_repack *r, int after,
-		 blk64_t a, blk64_t len)
+static char cell(ext2_filsys fs, const void *arg, int after, blk64_t a,
+		 blk64_t len)
 {
 	static const char let[] = "BITR";
+	const struct plan_repack *r = arg;
 	blk64_t loc;
 	size_t i;
 	int mine = 0;
@@ -45,8 +46,8 @@ void plan_repack_show(struct session *s, const struct plan *p)
 	const struct plan_repack *r = p->repack;
 	ext2_filsys fs = s->fs;
 	blk64_t rd = 0, lo = r->island, hi = r->island + r->island_len, per;
-	char before[65], after[65];
-	unsigned c, cells;
+	char before[PLAN_MAP_CELLS + 1], after[PLAN_MAP_CELLS + 1];
+	unsigned cells;
 	size_t i;
 
 	if (!r->n) {
@@ -67,15 +68,9 @@ void plan_repack_show(struct session *s, const struct plan *p)
 		if (it->to + it->len > hi)
 			hi = it->to + it->len;
 	}
-	per = (hi - lo + 63) / 64;
-	cells = (hi - lo + per - 1) / per;
-	for (c = 0; c < cells; c++) {
-		blk64_t a = lo + c * per, l = a + per > hi ? hi - a : per;
-
-		before[c] = cell(fs, r, 0, a, l);
-		after[c] = cell(fs, r, 1, a, l);
-	}
-	before[cells] = after[cells] = 0;
+	cells = plan_map_cells(lo, hi, &per);
+	plan_strip(fs, cell, r, 0, lo, per, cells, before);
+	plan_strip(fs, cell, r, 1, lo, per, cells, after);
 	if (sink_is_json(s->out)) {
 		json_str(s->out, "kind", p->kind);
 		json_u64(s->out, "flex_group", r->flex);

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAP_CELLS 64
-
 static blk64_t overlap(blk64_t a, blk64_t alen, blk64_t b, blk64_t blen)
 {
 	blk64_t lo = a > b ? a : b;
@@ -28,27 +26,64 @@ static blk64_t old_in(const struct plan *p, blk64_t first, blk64_t len)
 	return n;
 }
 
-void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
-		    blk64_t lo, blk64_t per, unsigned cells, char *line)
+/* Blocks of [first, first + len) the plan's steps free. */
+static blk64_t freed_in(const struct plan *p, blk64_t first, blk64_t len)
 {
-	blk64_t first, len, mine, used, end = ext2fs_blocks_count(fs->super);
+	blk64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsteps; i++)
+		if (p->steps[i].kind == STEP_FREE)
+			n += overlap(p->steps[i].src, p->steps[i].len, first,
+				     len);
+	return n;
+}
+
+unsigned plan_map_cells(blk64_t lo, blk64_t hi, blk64_t *per)
+{
+	*per = (hi - lo + PLAN_MAP_CELLS - 1) / PLAN_MAP_CELLS;
+	if (!*per)
+		*per = 1;
+	return (hi - lo + *per - 1) / *per;
+}
+
+void plan_strip(ext2_filsys fs, plan_cell_fn *cell, const void *arg,
+		int after, blk64_t lo, blk64_t per, unsigned cells, char *line)
+{
+	blk64_t first, end = ext2fs_blocks_count(fs->super);
 	unsigned c;
 
 	for (c = 0; c < cells; c++) {
 		first = lo + c * per;
-		if (first >= end) {
-			line[c] = ' ';
-			continue;
-		}
-		len = first + per > end ? end - first : per;
-		used = plan_used_in(fs, first, first + len - 1);
-		mine = old_in(p, first, len);
-		used -= mine;	/* others' blocks */
-		if (after)
-			mine = overlap(p->target, p->target_len, first, len);
-		line[c] = mine ? 'X' : used ? '#' : '.';
+		line[c] = first >= end ? ' ' : cell(fs, arg, after, first,
+				first + per > end ? end - first : per);
 	}
 	line[cells] = 0;
+}
+
+/* A move's cell: X the inode (its old blocks before; after, the new run
+ * and what the plan keeps of the old: prealloc keeps every extent). */
+static char move_cell(ext2_filsys fs, const void *arg, int after,
+		      blk64_t first, blk64_t len)
+{
+	const struct plan *p = arg;
+	blk64_t mine, used, freed;
+
+	used = plan_used_in(fs, first, first + len - 1);
+	mine = old_in(p, first, len);
+	used -= mine;	/* others' blocks */
+	if (after) {
+		freed = freed_in(p, first, len);
+		mine = overlap(p->target, p->target_len, first, len) +
+		       (mine > freed ? mine - freed : 0);
+	}
+	return mine ? 'X' : used ? '#' : '.';
+}
+
+void plan_map_strip(ext2_filsys fs, const struct plan *p, int after,
+		    blk64_t lo, blk64_t per, unsigned cells, char *line)
+{
+	plan_strip(fs, move_cell, p, after, lo, per, cells, line);
 }
 
 void plan_get_stats(const struct plan *p, struct plan_stats *st)
@@ -104,7 +139,7 @@ void plan_show(struct session *s, const struct plan *p)
 	ext2_ino_t newino;
 	struct plan_stats ps;
 	blk64_t rd, wr, lo, hi, per;
-	char before[MAP_CELLS + 1], after[MAP_CELLS + 1];
+	char before[PLAN_MAP_CELLS + 1], after[PLAN_MAP_CELLS + 1];
 	unsigned cells;
 	size_t i;
 
@@ -117,10 +152,7 @@ void plan_show(struct session *s, const struct plan *p)
 	wr = ps.written;
 	lo = ps.lo;
 	hi = ps.hi;
-	per = (hi - lo + MAP_CELLS - 1) / MAP_CELLS;
-	if (!per)
-		per = 1;
-	cells = (hi - lo + per - 1) / per;
+	cells = plan_map_cells(lo, hi, &per);
 	plan_map_strip(fs, p, 0, lo, per, cells, before);
 	plan_map_strip(fs, p, 1, lo, per, cells, after);
 

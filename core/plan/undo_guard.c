@@ -1,10 +1,11 @@
-/* undo_guard.c - the undo file's channel: libext2fs's undo manager writes
+/* undo_guard.c - the undo file's guard (created new, one at a time) and,
+ * for a session's -z file, its channel: libext2fs's undo manager writes
  * its records into a file e2layout created, through functions of ours that
  * write them straight to the file (no cache to lose in a crash), keep its
  * header marked complete and its copy of the superblock equal to the
  * device's, and refuse every write after one failed - so that the file
  * restores the device byte for byte wherever the writes stop. */
-#include "undo_guard.h"
+#include "undo_guard_int.h"
 #include "e2l_err.h"
 
 #include <errno.h>
@@ -16,42 +17,6 @@
 #include <unistd.h>
 
 /*
- * The e2undo file (E2UNDO02, lib/ext2fs/undo_io.c and misc/e2undo.c): a
- * 512-byte header at offset 0, a copy of the device's superblock (its
- * magic inverted) at super_offset undo blocks, then key blocks and the
- * saved data.  e2undo replays only when the header's checksum holds, the
- * copy equals the device's superblock and its crc is the header's sb_crc;
- * a header without the "finished" state makes it mark the filesystem for
- * checking afterwards (so the result is no longer the old image).
- */
-#define UH_SIZE		512
-#define UH_SUPER	16	/* __le64: where the superblock copy is */
-#define UH_BLKSIZE	32	/* __le32: the undo file's block size */
-#define UH_FS_BLKSIZE	36	/* __le32: the unit of the keys' fsblk */
-#define UH_SB_CRC	40	/* __le32: crc32c of the superblock */
-#define UH_STATE	44	/* __le32: E2UNDO_STATE_* */
-#define UH_CRC		508	/* __le32: crc32c of the bytes before it */
-#define UH_FINISHED	0x1
-#define SB_OFFSET	1024
-#define SB_SIZE		1024
-#define SB_MAGIC	56	/* s_magic's offset in the superblock */
-#define SB_LOG_BSIZE	24	/* s_log_block_size */
-
-struct undo_guard {
-	int fd;			/* the undo file, created by us */
-	int devfd;		/* the device, read-only: its superblock */
-	char *path;		/* as the operator named it */
-	char *token;		/* the name the undo manager opens */
-	errcode_t err;		/* first failed write; later ones refused */
-	int stale;		/* the superblock copy could not follow */
-	int have_hdr, have_sb;
-	unsigned char hdr[UH_SIZE];	/* as last written, sealed */
-	unsigned char sb[SB_SIZE];	/* the superblock the file holds */
-	unsigned long long sb_off;
-	long fault;		/* E2L_FAULT_UNDO_WRITES=k: the k-th fails */
-};
-
-/*
  * libext2fs's undo manager takes its backing manager and file name through
  * process-wide setters and opens the file by name inside ext2fs_open; this
  * is how the backing manager's open finds the guard (one at a time).
@@ -59,12 +24,12 @@ struct undo_guard {
 static struct undo_guard *active;
 static struct struct_io_manager backing_mgr, dev_mgr, file_mgr;
 
-static __u32 get32(const unsigned char *p)
+__u32 ug_get32(const unsigned char *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (__u32)p[3] << 24;
 }
 
-static void put32(unsigned char *p, __u32 v)
+void ug_put32(unsigned char *p, __u32 v)
 {
 	p[0] = v;
 	p[1] = v >> 8;
@@ -72,12 +37,23 @@ static void put32(unsigned char *p, __u32 v)
 	p[3] = v >> 24;
 }
 
-static unsigned long long get64(const unsigned char *p)
+unsigned long long ug_get64(const unsigned char *p)
 {
-	return get32(p) | (unsigned long long)get32(p + 4) << 32;
+	return ug_get32(p) | (unsigned long long)ug_get32(p + 4) << 32;
 }
 
-static errcode_t put_at(int fd, const void *buf, size_t len, off_t off)
+void ug_put64(unsigned char *p, unsigned long long v)
+{
+	ug_put32(p, (__u32)v);
+	ug_put32(p + 4, (__u32)(v >> 32));
+}
+
+struct undo_guard *ug_active(void)
+{
+	return active;
+}
+
+errcode_t ug_put_at(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
 	ssize_t n;
@@ -102,22 +78,28 @@ static errcode_t put_at(int fd, const void *buf, size_t len, off_t off)
  * superblock is being written: a file cut off there would have e2undo put
  * every record at a quarter of its offset on a 4 KiB filesystem.)
  */
-static errcode_t put_header(struct undo_guard *g)
+void ug_seal_header(struct undo_guard *g)
 {
 	__u32 log;
 
 	if (g->have_sb) {
-		put32(g->hdr + UH_SB_CRC, ext2fs_crc32c_le(~0U, g->sb, SB_SIZE));
-		log = get32(g->sb + SB_LOG_BSIZE);
+		ug_put32(g->hdr + UH_SB_CRC,
+			 ext2fs_crc32c_le(~0U, g->sb, SB_SIZE));
+		log = ug_get32(g->sb + SB_LOG_BSIZE);
 		if (log <= 6)
-			put32(g->hdr + UH_FS_BLKSIZE, 1024U << log);
+			ug_put32(g->hdr + UH_FS_BLKSIZE, 1024U << log);
 	}
-	put32(g->hdr + UH_STATE, get32(g->hdr + UH_STATE) | UH_FINISHED);
-	put32(g->hdr + UH_CRC, ext2fs_crc32c_le(~0U, g->hdr, UH_CRC));
-	return put_at(g->fd, g->hdr, UH_SIZE, 0);
+	ug_put32(g->hdr + UH_STATE, ug_get32(g->hdr + UH_STATE) | UH_FINISHED);
+	ug_put32(g->hdr + UH_CRC, ext2fs_crc32c_le(~0U, g->hdr, UH_CRC));
 }
 
-static errcode_t put_sb(struct undo_guard *g, const unsigned char *sb)
+errcode_t ug_put_header(struct undo_guard *g)
+{
+	ug_seal_header(g);
+	return ug_put_at(g->fd, g->hdr, UH_SIZE, 0);
+}
+
+errcode_t ug_put_sb(struct undo_guard *g, const unsigned char *sb)
 {
 	unsigned char copy[SB_SIZE];
 	errcode_t err;
@@ -125,7 +107,7 @@ static errcode_t put_sb(struct undo_guard *g, const unsigned char *sb)
 	memcpy(copy, sb, SB_SIZE);
 	copy[SB_MAGIC] = ~copy[SB_MAGIC];
 	copy[SB_MAGIC + 1] = ~copy[SB_MAGIC + 1];
-	err = put_at(g->fd, copy, SB_SIZE, g->sb_off);
+	err = ug_put_at(g->fd, copy, SB_SIZE, g->sb_off);
 	if (err)
 		return err;
 	memcpy(g->sb, sb, SB_SIZE);
@@ -133,27 +115,28 @@ static errcode_t put_sb(struct undo_guard *g, const unsigned char *sb)
 	return 0;
 }
 
-static int dev_sb(struct undo_guard *g, unsigned char *sb)
+int ug_dev_sb(struct undo_guard *g, unsigned char *sb)
 {
 	return g->devfd >= 0 &&
-	       pread(g->devfd, sb, SB_SIZE, SB_OFFSET) == SB_SIZE;
+	       pread(g->devfd, sb, SB_SIZE, (off_t)(g->fs_offset + SB_OFFSET)) ==
+	       SB_SIZE;
 }
 
 /* After anything that may have reached the device: if its superblock
  * changed, the copy and then the header follow. */
-static void follow_sb(struct undo_guard *g)
+void ug_follow_sb(struct undo_guard *g)
 {
 	unsigned char cur[SB_SIZE];
 
 	if (!g || !g->have_hdr || g->stale)
 		return;
-	if (!dev_sb(g, cur)) {
+	if (!ug_dev_sb(g, cur)) {
 		g->stale = 1;
 		return;
 	}
 	if (g->have_sb && !memcmp(cur, g->sb, SB_SIZE))
 		return;
-	if (put_sb(g, cur) || put_header(g))
+	if (ug_put_sb(g, cur) || ug_put_header(g))
 		g->stale = 1;
 }
 
@@ -208,16 +191,16 @@ static errcode_t file_header(struct undo_guard *g, io_channel ch,
 	/* a session that wrote nothing: the manager never set its record
 	 * size, and e2undo refuses a header saying 0; the copy goes where
 	 * the manager puts it, in units of the channel's block size */
-	if (!get32(g->hdr + UH_BLKSIZE))
-		put32(g->hdr + UH_BLKSIZE, ch->block_size);
-	g->sb_off = get64(g->hdr + UH_SUPER) * get32(g->hdr + UH_BLKSIZE);
+	if (!ug_get32(g->hdr + UH_BLKSIZE))
+		ug_put32(g->hdr + UH_BLKSIZE, ch->block_size);
+	g->sb_off = ug_get64(g->hdr + UH_SUPER) * ug_get32(g->hdr + UH_BLKSIZE);
 	/* the first time, the copy goes in before the header names it */
-	if (!g->have_sb && dev_sb(g, cur)) {
-		err = put_sb(g, cur);
+	if (!g->have_sb && ug_dev_sb(g, cur)) {
+		err = ug_put_sb(g, cur);
 		if (err)
 			return err;
 	}
-	err = put_header(g);
+	err = ug_put_header(g);
 	if (!err)
 		g->have_hdr = 1;
 	return err;
@@ -247,12 +230,12 @@ static errcode_t file_write64(io_channel ch, unsigned long long blk,
 		sb[SB_MAGIC + 1] = ~sb[SB_MAGIC + 1];
 		err = 0;
 		if (!g->have_sb || memcmp(sb, g->sb, SB_SIZE)) {
-			err = put_sb(g, sb);
+			err = ug_put_sb(g, sb);
 			if (!err)
-				err = put_header(g);
+				err = ug_put_header(g);
 		}
 	} else {
-		err = put_at(g->fd, buf, len, off);
+		err = ug_put_at(g->fd, buf, len, off);
 	}
 	if (err)
 		g->err = err;
@@ -289,8 +272,8 @@ static errcode_t file_set_blksize(io_channel ch, int blksize)
 	unsigned char sb[SB_SIZE];
 	__u32 log;
 
-	if (!g->err && dev_sb(g, sb)) {
-		log = get32(sb + SB_LOG_BSIZE);
+	if (!g->err && ug_dev_sb(g, sb)) {
+		log = ug_get32(sb + SB_LOG_BSIZE);
 		if (log <= 6 && (unsigned)blksize % (1024U << log))
 			g->err = E2L_ERR_UNDO_PATH;
 	}
@@ -338,7 +321,7 @@ static errcode_t dev_write64(io_channel ch, unsigned long long blk,
 {
 	errcode_t err = unix_io_manager->write_blk64(ch, blk, count, buf);
 
-	follow_sb(ch->app_data);
+	ug_follow_sb(ch->app_data);
 	return err;
 }
 
@@ -347,7 +330,7 @@ static errcode_t dev_write(io_channel ch, unsigned long blk, int count,
 {
 	errcode_t err = unix_io_manager->write_blk(ch, blk, count, buf);
 
-	follow_sb(ch->app_data);
+	ug_follow_sb(ch->app_data);
 	return err;
 }
 
@@ -356,7 +339,7 @@ static errcode_t dev_write_byte(io_channel ch, unsigned long off,
 {
 	errcode_t err = unix_io_manager->write_byte(ch, off, count, buf);
 
-	follow_sb(ch->app_data);
+	ug_follow_sb(ch->app_data);
 	return err;
 }
 
@@ -369,7 +352,7 @@ static errcode_t dev_flush(io_channel ch)
 	if (g && fdatasync(g->fd) < 0 && !g->err)
 		g->err = errno;
 	err = unix_io_manager->flush(ch);
-	follow_sb(g);
+	ug_follow_sb(g);
 	return err;
 }
 
@@ -377,7 +360,7 @@ static errcode_t dev_set_blksize(io_channel ch, int blksize)
 {
 	errcode_t err = unix_io_manager->set_blksize(ch, blksize);
 
-	follow_sb(ch->app_data);	/* it flushes the cache */
+	ug_follow_sb(ch->app_data);	/* it flushes the cache */
 	return err;
 }
 
@@ -386,7 +369,7 @@ static errcode_t dev_discard(io_channel ch, unsigned long long blk,
 {
 	errcode_t err = unix_io_manager->discard(ch, blk, count);
 
-	follow_sb(ch->app_data);
+	ug_follow_sb(ch->app_data);
 	return err;
 }
 
@@ -395,7 +378,7 @@ static errcode_t dev_zeroout(io_channel ch, unsigned long long blk,
 {
 	errcode_t err = unix_io_manager->zeroout(ch, blk, count);
 
-	follow_sb(ch->app_data);
+	ug_follow_sb(ch->app_data);
 	return err;
 }
 
@@ -553,7 +536,7 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 		*recorded = g && g->have_hdr;
 	if (!g)
 		return 0;
-	follow_sb(g);	/* the last word on the superblock */
+	ug_follow_sb(g);	/* the last word on the superblock */
 	ret = g->stale ? (g->err ? g->err : EIO) : 0;
 	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
 		ret = errno;

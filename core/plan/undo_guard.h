@@ -54,13 +54,26 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p);
  * copy of the superblock follows the device's, so that wherever the writes
  * stop (an error, a kill, a crash of e2layout) `e2undo PATH DEVICE` puts
  * the device back byte for byte.  Then open the filesystem with
- * undo_io_manager; one guard at a time per process (libext2fs's undo
- * settings are process-wide).  Prints why not, naming the undo file.
+ * undo_io_manager (a session's -z file) or undo_guard_manager(g) (apply's
+ * own writer); one guard at a time per process (libext2fs's undo settings
+ * and the managers' open are process-wide).  Prints why not, naming the
+ * undo file.
  */
 errcode_t undo_guard_open(struct session *s, const char *who,
 			  const char *device, const char *path,
 			  unsigned long long worst_bytes,
 			  struct undo_guard **gp);
+
+/*
+ * The io manager apply opens the filesystem with to record into g's file
+ * (undo_writer.c): e2layout's own writer of the e2undo format over unix
+ * I/O.  Before each write reaches the device, the old contents of the
+ * blocks it covers that were not saved yet are read in runs of up to 2 MiB,
+ * appended with their keys (zeros as holes in the file), the key block and
+ * header rewritten and the file made durable (fdatasync); its superblock
+ * copy follows the device's as undo_guard_open's does.  NULL without g.
+ */
+io_manager undo_guard_manager(struct undo_guard *g);
 
 /*
  * After the undo channel is closed (the filesystem closed or reopened

@@ -18,9 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The undo records apply asks for (tdb_data_size): each block written
- * costs at most one record of this size the first time. */
-#define UNDO_CHUNK	32768ULL
+/* What a block written costs the undo file the first time, at most: a
+ * record of its own (undo_writer.c pads each to 4 KiB, holds whole
+ * filesystem blocks), counted as 32 KiB or the block when larger. */
+#define UNDO_CHUNK	((fs)->blocksize > 32768 ? \
+			 (unsigned long long)(fs)->blocksize : 32768ULL)
 
 static void refuse(struct session *s, const char *who, const char *path,
 		   const char *fmt, const char *arg)

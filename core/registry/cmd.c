@@ -90,6 +90,9 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 	const char *who = argv[0];
 	unsigned need = 0;
 
+	/* debugfs's requests see the bitmaps debugfs would load, those that
+	 * load them themselves (ffb) too */
+	s->debugfs_bitmaps = (c->flags & CMD_DEBUGFS) != 0;
 	if ((c->flags & CMD_OPEN_FIRST) && dfs_check_open(s, who))
 		return 1;
 	if (c->usage && (argc < c->min_args || argc > c->max_args))
@@ -112,8 +115,6 @@ static int check_needs(struct session *s, const struct cmd_entry *c,
 		need |= NEED_INODE_BITMAP;
 	if ((c->flags & CMD_LIVE_KERNEL) && s->live)
 		need = 0;
-	/* debugfs's requests see the bitmaps debugfs would load */
-	s->debugfs_bitmaps = (c->flags & CMD_DEBUGFS) != 0;
 	return need ? dfs_check_loaded(s, who, need) : 0;
 }
 

@@ -12,60 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What owns the range evacuate is asked to empty. */
-struct evac {
-	ext2_ino_t *inos;
-	size_t n, cap;
-	blk64_t fixed, xattr, dind;	/* dind: the resize inode's block */
-	int oom;
-};
-
-static int evac_cb(const struct owner_run *run, void *arg)
-{
-	struct evac *e = arg;
-	ext2_ino_t *ni;
-	size_t i;
-
-	switch (run->cls) {
-	case OWN_FREE:
-	case OWN_UNINIT:
-		return 0;
-	case OWN_FILE:
-	case OWN_DIR:
-	case OWN_MAPPING:
-	case OWN_JOURNAL:
-		if (!run->ino)
-			break;
-		for (i = 0; i < e->n; i++)
-			if (e->inos[i] == run->ino)
-				return 0;
-		if (e->n == e->cap) {
-			e->cap = e->cap ? e->cap * 2 : 16;
-			ni = realloc(e->inos, e->cap * sizeof(*ni));
-			if (!ni) {
-				e->oom = 1;
-				return 1;
-			}
-			e->inos = ni;
-		}
-		e->inos[e->n++] = run->ino;
-		return 0;
-	case OWN_XATTR:
-		e->xattr += run->len;
-		return 0;
-	case OWN_OTHER:		/* the resize inode's block can move */
-		if (run->ino == EXT2_RESIZE_INO && run->len == 1 && !e->dind) {
-			e->dind = run->start;
-			return 0;
-		}
-		break;
-	default:
-		break;
-	}
-	e->fixed += run->len;
-	return 0;
-}
-
 /* FIRST-LAST (or FIRST LAST): blocks inside the filesystem, in order. */
 static int parse_range(struct session *s, const char *who, int argc,
 		       char **argv, blk64_t *first, blk64_t *last)
@@ -105,12 +51,11 @@ static int parse_range(struct session *s, const char *who, int argc,
 static int do_evacuate(struct session *s, int argc, char **argv)
 {
 	ext2_filsys fs = s->fs;
-	ext2fs_block_bitmap saved = NULL;
+	ext2fs_block_bitmap work = NULL;
 	struct plan *chain = NULL, **tail = &chain, *p;
-	struct evac e = {0};
-	blk64_t first, last, moved = 0;
+	struct plan_evac e = {0};
+	blk64_t first, last;
 	errcode_t err;
-	size_t i;
 	int rc = CMD_FAIL;
 	struct apply_opts ao;
 
@@ -119,13 +64,13 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 
 	if (parse_range(s, argv[0], argc, argv, &first, &last))
 		return CMD_FAIL;
-	err = owner_index_build(s);
-	if (!err)
-		err = owner_for_range(s, first, last - first + 1, evac_cb, &e);
-	if (err || e.oom) {
-		out_error(s->out, argv[0], err ? err : ENOMEM, "while finding "
-			  "what owns blocks %llu-%llu",
-			  (unsigned long long)first, (unsigned long long)last);
+	e.first = first;
+	e.len = last - first + 1;
+	err = plan_evacuate_scan(s, &e);
+	if (err) {
+		out_error(s->out, argv[0], err, "while finding what owns "
+			  "blocks %llu-%llu", (unsigned long long)first,
+			  (unsigned long long)last);
 		goto out;
 	}
 	if (e.fixed || e.xattr) {
@@ -144,43 +89,14 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 		goto out;
 	}
 	/* Plan every move with the range (and earlier targets) held. */
-	err = ext2fs_copy_bitmap(fs->block_map, &saved);
+	err = ext2fs_copy_bitmap(fs->block_map, &work);
 	if (err)
 		goto out;
-	ext2fs_mark_block_bitmap_range2(fs->block_map, first,
-					last - first + 1);
-	if (e.dind) {	/* first, to the first free block after the range */
-		if (plan_build_dind_move(s, last + 1, &p)) {
-			out_error(s->out, argv[0], 0, "no free block for the "
-				  "resize inode's double-indirect block");
-			goto restore;
-		}
-		ext2fs_mark_block_bitmap2(fs->block_map,
-					  p->repack ? plan_dind_target(p) : 0);
-		moved++;
-		*tail = p;
-		tail = &p->next;
-	}
-	for (i = 0; i < e.n; i++) {
-		if (e.inos[i] == fs->super->s_journal_inum &&
-		    !plan_journal_clean(s, e.inos[i], 0))
-			goto restore;
-		if (plan_build_move(s, "evacuate", e.inos[i], last + 1, 0, &p))
-			goto restore;
-		p->chained = i > 0 || e.dind;
-		ext2fs_mark_block_bitmap_range2(fs->block_map, p->target,
-						p->target_len);
-		moved += p->target_len;
-		*tail = p;
-		tail = &p->next;
-	}
-	rc = CMD_OK;
-restore:
-	ext2fs_free_block_bitmap(fs->block_map);
-	fs->block_map = saved;
-	if (rc != CMD_OK)
+	ext2fs_mark_block_bitmap_range2(work, first, e.len);
+	err = plan_evacuate_build(s, argv[0], &e, work, &tail);
+	ext2fs_free_block_bitmap(work);
+	if (err)
 		goto out;
-	rc = CMD_FAIL;
 	if (plan_guard(s, chain, argv[0]))	/* before it is shown */
 		goto out;
 	for (p = chain; p; p = p->next)
@@ -188,7 +104,7 @@ restore:
 	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
 		   "blocks\n", (unsigned long long)first,
 		   (unsigned long long)last, e.n, e.n == 1 ? "" : "s",
-		   (unsigned long long)moved);
+		   (unsigned long long)e.moved);
 	if (e.dind)
 		out_printf(s->out, "(and the resize inode's double-indirect "
 			   "block)\n");
@@ -196,7 +112,7 @@ restore:
 	chain = NULL;
 out:
 	plan_free(chain);
-	free(e.inos);
+	plan_evacuate_done(&e);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* frag.c - `frag [--top N] [--per-group|--per-flex]`: the free-extent
  * histogram, the fs-wide file fragmentation score and the worst files. */
 #include "cmd.h"
+#include "dfs_util.h"
 #include "frag.h"
 #include "live_defrag.h"
 #include "owner.h"
@@ -204,6 +205,9 @@ static int do_frag(struct session *s, int argc, char **argv)
 	size_t i;
 	int a, donors = 0;
 
+	if (!frag_stream_usable(s) &&
+	    dfs_check_loaded(s, argv[0], NEED_BLOCK_BITMAP))
+		return CMD_FAIL;
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--top") && a + 1 < argc) {
 			errno = 0;
@@ -234,7 +238,8 @@ static int do_frag(struct session *s, int argc, char **argv)
 	}
 	err = frag_free_hist(s, 0, s->fs->group_desc_count - 1, &h);
 	if (err) {
-		out_error(s->out, argv[0], err, "while reading the bitmap");
+		out_error(s->out, argv[0], err,
+			  "while reading allocation bitmaps");
 		return CMD_FAIL;
 	}
 	if (sink_is_json(s->out))
@@ -281,6 +286,8 @@ const struct cmd_entry cmd_frag = {
 	.synopsis = "frag [--top N] [--per-group|--per-flex] [--donors]",
 	.summary = "Free-space and file fragmentation, with the worst files",
 	.options = "--top --per-group --per-flex --donors",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	/* the bitmap is read group by group when it is not loaded (its
+	 * errors told as the dispatcher tells them) */
+	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_frag,
 };

@@ -163,7 +163,7 @@ static int do_plan(struct session *s, int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[2], "--json") && !sink_is_json(s->out))
 		show_json(s, argc, argv);
-	else if (argc == 2 || (argc == 3 && !strcmp(argv[2], "--json")))
+	else if (argc <= 2 || (argc == 3 && !strcmp(argv[2], "--json")))
 		plan_show_all(s, s->plan);
 	else {
 		out_error(s->out, "plan", 0, "Usage: plan show [--json]");

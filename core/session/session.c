@@ -4,6 +4,7 @@
 #include "e2l_err.h"
 #include "fs_probe.h"
 #include "fs_source.h"
+#include "gdt_loc.h"
 #include "journal_ext.h"
 #include "jtrans.h"
 #include "live.h"
@@ -80,8 +81,7 @@ static int group_desc_readable(ext2_filsys fs)
 		return load_group_desc(fs) == 0;
 	if (!fs->desc_blocks)
 		return 1;
-	last = ext2fs_descriptor_block_loc2(fs, fs->super->s_first_data_block,
-					    fs->desc_blocks - 1);
+	last = gdt_block_loc(fs, fs->desc_blocks - 1);
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return 0;
 	err = io_channel_read_blk64(fs->io, last, 1, buf);
@@ -266,6 +266,7 @@ static errcode_t open_device(struct session *s, const char *device,
 	s->flags = flags;
 	s->root = s->cwd = EXT2_ROOT_INO;
 	s->loaded = s->fs->block_map && s->fs->inode_map ? NEED_BITMAPS : 0;
+	s->rbtree_loaded = s->loaded;	/* read as debugfs reads them */
 	return 0;
 }
 
@@ -329,7 +330,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
  * have, contiguous blocks in one read. */
 static errcode_t load_group_desc(ext2_filsys fs)
 {
-	blk64_t first = fs->super->s_first_data_block, start = 0, blk;
+	blk64_t start = 0, blk;
 	dgrp_t i, run = 0;
 	char *table = NULL;
 	errcode_t err;
@@ -341,7 +342,7 @@ static errcode_t load_group_desc(ext2_filsys fs)
 		return err;
 	for (i = 0; i <= fs->desc_blocks; i++) {
 		blk = i < fs->desc_blocks ?
-			ext2fs_descriptor_block_loc2(fs, first, i) : 0;
+			gdt_block_loc(fs, i) : 0;
 		if (run && i < fs->desc_blocks && blk == start + run) {
 			run++;
 			continue;
@@ -540,6 +541,12 @@ errcode_t session_need(struct session *s, unsigned need)
 
 	if (!s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->loaded & need & NEED_BITMAPS) {
+		/* loaded for a request that wanted the other backend */
+		err = session_bitmaps_retype(s, need);
+		if (err)
+			return err;
+	}
 	need &= ~s->loaded;
 	if (!need)
 		return 0;
@@ -563,21 +570,22 @@ errcode_t session_need(struct session *s, unsigned need)
 	if (need & NEED_BLOCK_BITMAP)
 		bitmap_readahead(s, 0);
 	if (need & NEED_INODE_BITMAP) {
-		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
-				    ~0ULL : s->fs->super->s_inodes_count);
+		s->fs->default_bitmap_type =
+			session_bitmap_want(s, NEED_INODE_BITMAP);
 		err = ext2fs_read_inode_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_INODE_BITMAP;
+		session_bitmap_loaded(s, NEED_INODE_BITMAP);
 	}
 	if (need & NEED_BLOCK_BITMAP) {
-		session_bitmap_type(s->fs, s->debugfs_bitmaps || s->debugfs ?
-				    ~0ULL : ext2fs_blocks_count(s->fs->super) /
-				    EXT2FS_CLUSTER_RATIO(s->fs));
+		s->fs->default_bitmap_type =
+			session_bitmap_want(s, NEED_BLOCK_BITMAP);
 		err = ext2fs_read_block_bitmap(s->fs);
 		if (err)
 			return err;
 		s->loaded |= NEED_BLOCK_BITMAP;
+		session_bitmap_loaded(s, NEED_BLOCK_BITMAP);
 	}
 	return 0;
 }

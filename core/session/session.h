@@ -54,6 +54,8 @@ struct session {
 				   debugfs's requests must match); set by the
 				   dispatcher for debugfs's requests and in
 				   the debugfs personality */
+	unsigned rbtree_loaded;	/* NEED_*_BITMAP bits loaded as an rbtree
+				   (the others are bit arrays) */
 	struct live_info *live;	/* mounted, opened read-only: the kernel's
 				 * view is available (core/live/live.h) */
 	struct ldf_plan *live_plan;	/* live defrag's current plan (its
@@ -195,6 +197,16 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * is at most 16 MiB, else an rbtree. */
 void session_bitmap_type(ext2_filsys fs, unsigned long long bits);
 errcode_t session_need(struct session *s, unsigned need);
+
+/* The bitmap type (EXT2FS_BMAP64_*) the current request wants for
+ * which (NEED_INODE_BITMAP or NEED_BLOCK_BITMAP): debugfs's rbtree for
+ * debugfs's requests, else a bit array up to 16 MiB. */
+int session_bitmap_want(const struct session *s, unsigned which);
+/* Records that which was just loaded in fs->default_bitmap_type. */
+void session_bitmap_loaded(struct session *s, unsigned which);
+/* Rebuilds each loaded bitmap of need whose type is not the one the current
+ * request wants, keeping its bits (unwritten changes included). */
+errcode_t session_bitmaps_retype(struct session *s, unsigned need);
 
 /* What the session shows as its filesystem's name: s->source_name when
  * it opened a partition or a converted qcow2, else s->device. */

@@ -8,7 +8,7 @@
 # then e2fsck clean or leaked blocks only, files intact), applied with an
 # undo file and verified, no table or bitmap over a header (dumpe2fs),
 # e2fsck -fn clean, files unchanged, e2undo restoring the image byte for
-# byte.  Bigalloc is refused with its reason.
+# byte.  (Bigalloc: t_repack_bigalloc.sh.)
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/d/sub"
@@ -107,9 +107,4 @@ check_layout() {	# NAME MKE2FS_OPTS
 check_layout backups "-O ^flex_bg"
 check_layout meta_bg "-O ^flex_bg,^resize_inode,meta_bg"
 
-# bigalloc: refused, saying why
-mke2fs -q -F -t ext4 -O ^flex_bg,bigalloc -C 16384 -b 4096 "$T/ba.img" 64M \
-	>/dev/null 2>&1 || skip "mke2fs cannot make a bigalloc filesystem here"
-"$E2LAYOUT" -R "repack-flex 0" "$T/ba.img" > "$T/out" 2>&1 && fail "repack-flex on bigalloc"
-grep -q "bigalloc.*shares clusters" "$T/out" || { cat "$T/out"; fail "bigalloc message"; }
 exit 0

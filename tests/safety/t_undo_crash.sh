@@ -3,8 +3,9 @@
 # part-way restores the image byte for byte with plain e2undo: after a crash
 # at every write (E2L_FAULT_WRITES=k: _exit, no cleanup) of defrag, journal
 # relocation and prealloc on a journaled ext4, of defrag on a 1 KiB-block
-# ext2, and after the undo file's own filesystem "fills up" part-way
-# (E2L_FAULT_UNDO_WRITES=k: ENOSPC), where apply must say that it still
+# ext2, and after the undo file's own filesystem "fills up" at each of its
+# writes in turn (E2L_FAULT_UNDO_WRITES=k: ENOSPC), where apply must say
+# that nothing was written (before the header) or that the file still
 # restores.
 . "$(dirname "$0")/../lib/testlib.sh"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
@@ -59,20 +60,26 @@ sweep "$T/j.img" "prealloc /newfile 2M"
 frag "$T/e2.img" ext2 1024
 sweep "$T/e2.img" "defrag /big"
 
-# The undo file's filesystem full before its header: nothing is written.
-cp --sparse=always "$T/e4.img" "$T/c.img"
-E2L_FAULT_UNDO_WRITES=2 "$E2LAYOUT" -w -R "defrag /big --undo $T/u0.e2undo" \
-	"$T/c.img" > "$T/out" 2>&1 && fail "undo write 2 failed, yet apply succeeded"
-grep -qF "nothing was written to $T/c.img" "$T/out" ||
-	{ cat "$T/out"; fail "undo write 2: no message that nothing was written"; }
-cmp -s "$T/c.img" "$T/e4.img" || fail "undo write 2: the image changed"
-# Full part-way: the write that needed it is not made, apply says the file
+# The undo file's filesystem full before its header (write 1 is the
+# superblock copy, 2 the header): nothing is written.
+for k in 1 2; do
+	cp --sparse=always "$T/e4.img" "$T/c.img"
+	rm -f "$T/u0.e2undo"
+	E2L_FAULT_UNDO_WRITES=$k "$E2LAYOUT" -w -R "defrag /big --undo $T/u0.e2undo" \
+		"$T/c.img" > "$T/out" 2>&1 && fail "undo write $k failed, yet apply succeeded"
+	grep -qF "nothing was written to $T/c.img" "$T/out" ||
+		{ cat "$T/out"; fail "undo write $k: no message that nothing was written"; }
+	cmp -s "$T/c.img" "$T/e4.img" || fail "undo write $k: the image changed"
+done
+# Full part-way, at every later write of the undo file until the apply
+# completes: the write that needed it is not made, apply says the file
 # still restores, and it does.
-for k in 9 30 60; do
+k=3; n=0
+while [ $k -le 400 ]; do
 	cp --sparse=always "$T/e4.img" "$T/c.img"
 	rm -f "$T/u.e2undo"
 	E2L_FAULT_UNDO_WRITES=$k "$E2LAYOUT" -w -R "defrag /big --undo $T/u.e2undo" \
-		"$T/c.img" > "$T/out" 2>&1 && fail "undo write $k failed, yet apply succeeded"
+		"$T/c.img" > "$T/out" 2>&1 && break
 	grep -q "No space left on device while applying the plan" "$T/out" ||
 		{ cat "$T/out"; fail "undo write $k: no message about the failure"; }
 	grep -qF "records every block written before the failure: \`e2undo $T/u.e2undo $T/c.img\`" "$T/out" ||
@@ -80,6 +87,9 @@ for k in 9 30 60; do
 	e2undo "$T/u.e2undo" "$T/c.img" > "$T/undo.out" 2>&1 ||
 		{ cat "$T/undo.out"; fail "undo write $k: e2undo refused"; }
 	cmp -s "$T/c.img" "$T/e4.img" || fail "undo write $k: not restored byte for byte"
+	n=$((n + 1)); k=$((k + stride))
 done
-echo "ok: a full undo filesystem part-way: said so, and restored exactly"
+[ $k -le 400 ] || fail "the apply never completed under E2L_FAULT_UNDO_WRITES"
+[ $n -ge 5 ] || fail "only $n undo write failures before the apply completed"
+echo "ok: a full undo filesystem at $n writes part-way (every $stride): said so, and restored exactly"
 exit 0

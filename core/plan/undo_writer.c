@@ -1,0 +1,597 @@
+/* undo_writer.c - e2layout's own writer of e2undo files (E2UNDO02, the
+ * format e2undo reads) for apply: an io manager over unix I/O that, before
+ * each write reaches the device, saves the old contents of the blocks not
+ * saved yet in large sequential reads, appends them with their keys, and
+ * makes the file durable (fdatasync) - one key block and header write per
+ * device write instead of one per block. */
+#include "undo_guard_int.h"
+#include "crc32c_fast.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The file: the header in undo block 0, the superblock copy in block 1, the
+ * first key block in block 2; then each key block is followed by the data
+ * of its keys (each rounded up to whole undo blocks) and, when it is full,
+ * by the next key block - the order e2undo walks.  A key block holds
+ * UW_KPB keys after its 16-byte head (magic, crc32c of the block with the
+ * crc zeroed, reserved); a key is fsblk (in the header's fs_block_size),
+ * the crc32c of its data and its size in bytes, at most UW_KEYMAX.
+ */
+#define UW_BLK		4096U	/* the undo block size */
+#define UW_KEYMAX	(512U * UW_BLK)	/* e2undo's longest key */
+#define UW_KEY		16U
+#define UW_KPB		(UW_BLK / UW_KEY - 1)
+#define UW_KEYMAGIC	0xCADECADEU
+#define UH_KEYS		8	/* __le64: num_keys */
+#define UH_KEYOFF	24	/* __le64: the first key block */
+#define UH_COMPAT	48	/* __le32: f_compat */
+#define UH_FSOFF	64	/* __le64: fs_offset */
+#define UH_FS_OFFSET	0x1	/* f_compat: fs_offset holds */
+
+struct uw_run {
+	unsigned long long start, len;	/* in granules */
+};
+
+struct undo_writer {
+	struct undo_guard *g;
+	io_channel real;		/* unix I/O on the device */
+	unsigned long long gran;	/* bytes per granule: the fs block */
+	struct uw_run *runs;		/* saved, sorted, apart */
+	size_t nruns, cap;
+	unsigned char keyb[UW_BLK];	/* the key block being filled */
+	size_t nkeys;			/* keys in keyb */
+	unsigned long long key_blk;	/* where keyb goes */
+	unsigned long long next_blk;	/* the next free undo block */
+	unsigned long long num_keys;
+	unsigned long long size;	/* bytes the file must span */
+	unsigned char *buf;		/* old contents, UW_KEYMAX bytes */
+	int isreg;			/* the device is a file: holes */
+	int sb_dirty;			/* a write covered the superblock */
+};
+
+static struct struct_io_manager uw_mgr;
+
+/* A write to the undo file: counted for E2L_FAULT_UNDO_WRITES, and the
+ * first failure refuses every later write. */
+static errcode_t uw_put(struct undo_writer *w, const void *buf, size_t len,
+			unsigned long long off)
+{
+	struct undo_guard *g = w->g;
+	errcode_t err;
+
+	if (g->err)
+		return g->err;
+	if (g->fault > 0 && --g->fault == 0)
+		return g->err = ENOSPC;
+	err = ug_put_at(g->fd, buf, len, (off_t)off);
+	if (err)
+		return g->err = err;
+	if (off + len > w->size)
+		w->size = off + len;
+	return 0;
+}
+
+static errcode_t uw_sync(struct undo_writer *w)
+{
+	if (w->g->err)
+		return w->g->err;
+	if (fdatasync(w->g->fd) < 0)
+		return w->g->err = errno;
+	return 0;
+}
+
+/* The header and the superblock copy, before the first record: the file
+ * is an e2undo file (of no keys) from then on. */
+static errcode_t uw_start(struct undo_writer *w)
+{
+	struct undo_guard *g = w->g;
+	unsigned char sb[SB_SIZE], copy[SB_SIZE];
+	__u32 log;
+	errcode_t err;
+
+	if (g->have_hdr)
+		return 0;
+	if (!ug_dev_sb(g, sb))
+		return g->err = EXT2_ET_SHORT_READ;
+	log = ug_get32(sb + SB_LOG_BSIZE);
+	w->gran = log <= 6 ? 1024ULL << log : 1024;
+	memset(g->hdr, 0, UH_SIZE);
+	memcpy(g->hdr, "E2UNDO02", 8);
+	ug_put64(g->hdr + UH_SUPER, 1);
+	ug_put64(g->hdr + UH_KEYOFF, 2);
+	ug_put32(g->hdr + UH_BLKSIZE, UW_BLK);
+	ug_put32(g->hdr + UH_FS_BLKSIZE, (__u32)w->gran);
+	if (g->fs_offset) {
+		ug_put32(g->hdr + UH_COMPAT, UH_FS_OFFSET);
+		ug_put64(g->hdr + UH_FSOFF, g->fs_offset);
+	}
+	g->sb_off = UW_BLK;
+	memcpy(copy, sb, SB_SIZE);
+	copy[SB_MAGIC] = ~copy[SB_MAGIC];
+	copy[SB_MAGIC + 1] = ~copy[SB_MAGIC + 1];
+	err = uw_put(w, copy, SB_SIZE, g->sb_off);
+	if (err)
+		return err;
+	memcpy(g->sb, sb, SB_SIZE);
+	g->have_sb = 1;
+	ug_seal_header(g);
+	err = uw_put(w, g->hdr, UH_SIZE, 0);
+	if (err)
+		return err;
+	g->have_hdr = 1;
+	w->key_blk = 2;
+	w->next_blk = 3;
+	return 0;
+}
+
+static void uw_seal_keyb(struct undo_writer *w)
+{
+	ug_put32(w->keyb, UW_KEYMAGIC);
+	ug_put32(w->keyb + 4, 0);
+	ug_put32(w->keyb + 4, crc32c_fast(~0U, w->keyb, UW_BLK));
+}
+
+/* The records so far become what the file restores: the key block being
+ * filled, the length its data needs, the header's key count; then durable. */
+static errcode_t uw_commit(struct undo_writer *w)
+{
+	struct undo_guard *g = w->g;
+	unsigned long long end = w->next_blk * UW_BLK;
+	errcode_t err;
+
+	uw_seal_keyb(w);
+	err = uw_put(w, w->keyb, UW_BLK, w->key_blk * UW_BLK);
+	/* data left as a hole at the end (zeros) must still be there */
+	if (!err && end > w->size) {
+		if (ftruncate(g->fd, (off_t)end) < 0)
+			err = g->err = errno;
+		else
+			w->size = end;
+	}
+	if (err)
+		return err;
+	ug_put64(g->hdr + UH_KEYS, w->num_keys);
+	ug_seal_header(g);
+	err = uw_put(w, g->hdr, UH_SIZE, 0);
+	if (!err)
+		err = uw_sync(w);
+	return err;
+}
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
+/* Reads n bytes of the device at fs offset off into w->buf: *got is what
+ * exists (less at the device's end); *zero says they are all zeros (a hole
+ * in an image is not read at all). */
+static errcode_t uw_read_old(struct undo_writer *w, unsigned long long off,
+			     size_t n, size_t *got, int *zero)
+{
+	struct undo_guard *g = w->g;
+	off_t pos = (off_t)(g->fs_offset + off), d;
+	struct stat st;
+	ssize_t r;
+
+	*got = 0;
+	*zero = 0;
+	if (w->isreg) {
+		if (fstat(g->devfd, &st) < 0)
+			return errno;
+		if (pos >= st.st_size)
+			return 0;
+		if ((unsigned long long)(st.st_size - pos) < n)
+			n = (size_t)(st.st_size - pos);
+		d = lseek(g->devfd, pos, SEEK_DATA);
+		if ((d < 0 && errno == ENXIO) || (d >= 0 && d >= pos + (off_t)n)) {
+			memset(w->buf, 0, n);
+			*got = n;
+			*zero = 1;
+			return 0;
+		}
+	}
+	while (*got < n) {
+		r = pread(g->devfd, w->buf + *got, n - *got, pos + *got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return errno;
+		if (!r)
+			break;
+		*got += r;
+	}
+	*zero = all_zero(w->buf, *got);
+	return 0;
+}
+
+/* Appends the old contents of granules [a, a + n) as keys of at most
+ * UW_KEYMAX bytes; zeros are left as holes in the undo file. */
+static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
+			   unsigned long long n)
+{
+	unsigned long long per = UW_KEYMAX / w->gran, k;
+	unsigned char *key;
+	size_t got;
+	int zero;
+	errcode_t err;
+
+	for (; n; a += k, n -= k) {
+		k = n < per ? n : per;
+		err = uw_read_old(w, a * w->gran, (size_t)(k * w->gran), &got,
+				  &zero);
+		if (err)
+			return w->g->err = err;
+		if (!got)
+			return 0;	/* past the device's end */
+		if (w->nkeys == UW_KPB) {	/* full: the next one follows */
+			uw_seal_keyb(w);
+			err = uw_put(w, w->keyb, UW_BLK, w->key_blk * UW_BLK);
+			if (err)
+				return err;
+			memset(w->keyb, 0, UW_BLK);
+			w->nkeys = 0;
+			w->key_blk = w->next_blk++;
+		}
+		if (!zero) {
+			err = uw_put(w, w->buf, got, w->next_blk * UW_BLK);
+			if (err)
+				return err;
+		}
+		key = w->keyb + UW_KEY * (w->nkeys + 1);
+		ug_put64(key, a);
+		ug_put32(key + 8, crc32c_fast(~0U, w->buf, got));
+		ug_put32(key + 12, (__u32)got);
+		w->nkeys++;
+		w->num_keys++;
+		w->next_blk += (got + UW_BLK - 1) / UW_BLK;
+	}
+	return 0;
+}
+
+/* Marks granules [a, a + n) saved (runs stay sorted and apart). */
+static errcode_t uw_mark(struct undo_writer *w, size_t i,
+			 unsigned long long a, unsigned long long n)
+{
+	struct uw_run *r;
+
+	/* i: the first run ending at or after a */
+	if (i > 0 && w->runs[i - 1].start + w->runs[i - 1].len == a) {
+		w->runs[i - 1].len += n;
+		if (i < w->nruns && w->runs[i].start == a + n) {
+			w->runs[i - 1].len += w->runs[i].len;
+			memmove(w->runs + i, w->runs + i + 1,
+				(w->nruns - i - 1) * sizeof(*r));
+			w->nruns--;
+		}
+		return 0;
+	}
+	if (i < w->nruns && w->runs[i].start == a + n) {
+		w->runs[i].start = a;
+		w->runs[i].len += n;
+		return 0;
+	}
+	if (w->nruns == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+
+		r = realloc(w->runs, cap * sizeof(*r));
+		if (!r)
+			return w->g->err = ENOMEM;
+		w->runs = r;
+		w->cap = cap;
+	}
+	memmove(w->runs + i + 1, w->runs + i, (w->nruns - i) * sizeof(*r));
+	w->runs[i].start = a;
+	w->runs[i].len = n;
+	w->nruns++;
+	return 0;
+}
+
+/* The first run that ends after granule a. */
+static size_t uw_find(const struct undo_writer *w, unsigned long long a)
+{
+	size_t lo = 0, hi = w->nruns, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (w->runs[mid].start + w->runs[mid].len <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Before bytes [off, off + len) of the filesystem are written: every
+ * granule of theirs not saved yet is saved, and the file made durable. */
+static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
+			 unsigned long long len)
+{
+	unsigned long long a, b, gap;
+	size_t i;
+	int added = 0;
+	errcode_t err;
+
+	if (w->g->err)
+		return w->g->err;
+	if (!len)
+		return 0;
+	err = uw_start(w);
+	if (err)
+		return err;
+	a = off / w->gran;
+	b = (off + len + w->gran - 1) / w->gran;
+	while (a < b) {
+		i = uw_find(w, a);
+		if (i < w->nruns && w->runs[i].start <= a) {
+			a = w->runs[i].start + w->runs[i].len;
+			continue;
+		}
+		gap = i < w->nruns && w->runs[i].start < b ?
+		      w->runs[i].start - a : b - a;
+		err = uw_record(w, a, gap);
+		if (!err)
+			err = uw_mark(w, i, a, gap);
+		if (err)
+			return err;
+		added = 1;
+		a += gap;
+	}
+	return added ? uw_commit(w) : 0;
+}
+
+/* After a write reached the device (or unix I/O's cache): the superblock
+ * copy follows the device's until a flush has put it on the device. */
+static void uw_follow(struct undo_writer *w, unsigned long long off,
+		      unsigned long long len, int flushed)
+{
+	if (len && off < SB_OFFSET + SB_SIZE && off + len > SB_OFFSET)
+		w->sb_dirty = 1;
+	if (!w->sb_dirty)
+		return;
+	ug_follow_sb(w->g);
+	if (flushed)
+		w->sb_dirty = 0;
+}
+
+static unsigned long long uw_bytes(io_channel ch, long long count)
+{
+	return count < 0 ? (unsigned long long)-count :
+			   (unsigned long long)count * ch->block_size;
+}
+
+static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
+				int count, const void *buf)
+{
+	struct undo_writer *w = ch->private_data;
+	unsigned long long off = blk * ch->block_size;
+	unsigned long long len = uw_bytes(ch, count);
+	errcode_t err;
+
+	err = uw_save(w, off, len);
+	if (err)
+		return err;
+	err = io_channel_write_blk64(w->real, blk, count, buf);
+	uw_follow(w, off, len, 0);
+	return err;
+}
+
+static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
+			      const void *buf)
+{
+	return uw_write_blk64(ch, blk, count, buf);
+}
+
+static errcode_t uw_read_blk64(io_channel ch, unsigned long long blk,
+			       int count, void *buf)
+{
+	struct undo_writer *w = ch->private_data;
+
+	return io_channel_read_blk64(w->real, blk, count, buf);
+}
+
+static errcode_t uw_read_blk(io_channel ch, unsigned long blk, int count,
+			     void *buf)
+{
+	return uw_read_blk64(ch, blk, count, buf);
+}
+
+static errcode_t uw_discard(io_channel ch, unsigned long long blk,
+			    unsigned long long count)
+{
+	struct undo_writer *w = ch->private_data;
+	errcode_t err;
+
+	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
+	if (err)
+		return err;
+	err = io_channel_discard(w->real, blk, count);
+	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
+	return err;
+}
+
+static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
+			    unsigned long long count)
+{
+	struct undo_writer *w = ch->private_data;
+	errcode_t err;
+
+	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
+	if (err)
+		return err;
+	err = io_channel_zeroout(w->real, blk, count);
+	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
+	return err;
+}
+
+/* The undo file reaches the disk before the device's writes do. */
+static errcode_t uw_flush(io_channel ch)
+{
+	struct undo_writer *w = ch->private_data;
+	errcode_t err = 0;
+
+	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
+		w->g->err = errno;
+	err = io_channel_flush(w->real);
+	uw_follow(w, 0, 0, !err);
+	return err;
+}
+
+static errcode_t uw_set_blksize(io_channel ch, int blksize)
+{
+	struct undo_writer *w = ch->private_data;
+	errcode_t err = io_channel_set_blksize(w->real, blksize);
+
+	if (!err)
+		ch->block_size = blksize;
+	uw_follow(w, 0, 0, 0);	/* unix I/O wrote its cache out */
+	return err;
+}
+
+static errcode_t uw_set_option(io_channel ch, const char *opt,
+			       const char *arg)
+{
+	struct undo_writer *w = ch->private_data;
+	unsigned long long v = 0;
+	char *end;
+	errcode_t err;
+
+	if (!strcmp(opt, "tdb_data_size"))	/* libext2fs's: ours is fixed */
+		return 0;
+	if (!strcmp(opt, "offset")) {
+		if (!arg || w->g->have_hdr)
+			return EXT2_ET_INVALID_ARGUMENT;
+		errno = 0;
+		v = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end)
+			return EXT2_ET_INVALID_ARGUMENT;
+	}
+	if (!w->real->manager->set_option)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = w->real->manager->set_option(w->real, opt, arg);
+	if (!err && !strcmp(opt, "offset"))
+		w->g->fs_offset = v;
+	return err;
+}
+
+static errcode_t uw_get_stats(io_channel ch, io_stats *stats)
+{
+	struct undo_writer *w = ch->private_data;
+
+	if (!w->real->manager->get_stats)
+		return EXT2_ET_UNIMPLEMENTED;
+	return w->real->manager->get_stats(w->real, stats);
+}
+
+static errcode_t uw_readahead(io_channel ch, unsigned long long blk,
+			      unsigned long long count)
+{
+	struct undo_writer *w = ch->private_data;
+
+	return io_channel_cache_readahead(w->real, blk, count);
+}
+
+static void uw_free(struct undo_writer *w)
+{
+	free(w->runs);
+	free(w->buf);
+	free(w);
+}
+
+static errcode_t uw_close(io_channel ch)
+{
+	struct undo_writer *w = ch->private_data;
+	errcode_t err;
+
+	if (--ch->refcount > 0)
+		return 0;
+	err = io_channel_close(w->real);	/* writes unix I/O's cache */
+	ug_follow_sb(w->g);
+	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
+		w->g->err = errno;
+	uw_free(w);
+	ext2fs_free_mem(&ch->name);
+	ext2fs_free_mem(&ch);
+	return err;
+}
+
+static errcode_t uw_open(const char *name, int flags, io_channel *chp)
+{
+	struct undo_guard *g = ug_active();
+	struct undo_writer *w;
+	io_channel ch = NULL;
+	struct stat st;
+	errcode_t err;
+
+	if (!g || !name)
+		return EXT2_ET_BAD_DEVICE_NAME;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return EXT2_ET_NO_MEMORY;
+	w->g = g;
+	w->gran = 1024;
+	w->buf = malloc(UW_KEYMAX);
+	err = w->buf ? 0 : EXT2_ET_NO_MEMORY;
+	if (!err)
+		err = unix_io_manager->open(name, flags & ~IO_FLAG_THREADS,
+					    &w->real);
+	if (err)
+		goto fail;
+	if (g->devfd < 0)
+		g->devfd = open(name, O_RDONLY | O_CLOEXEC);
+	if (g->devfd < 0) {
+		err = errno;
+		goto fail;
+	}
+	w->isreg = !fstat(g->devfd, &st) && S_ISREG(st.st_mode);
+	err = ext2fs_get_memzero(sizeof(*ch), &ch);
+	if (!err)
+		err = ext2fs_get_mem(strlen(name) + 1, &ch->name);
+	if (err)
+		goto fail;
+	strcpy(ch->name, name);
+	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
+	ch->manager = &uw_mgr;
+	ch->block_size = w->real->block_size;
+	ch->refcount = 1;
+	ch->flags = w->real->flags & CHANNEL_FLAGS_DISCARD_ZEROES;
+	ch->private_data = w;
+	*chp = ch;
+	return 0;
+fail:
+	if (ch)
+		ext2fs_free_mem(&ch);
+	if (w->real)
+		io_channel_close(w->real);
+	uw_free(w);
+	return err;
+}
+
+io_manager undo_guard_manager(struct undo_guard *g)
+{
+	if (!g)
+		return NULL;
+	memset(&uw_mgr, 0, sizeof(uw_mgr));
+	uw_mgr.magic = EXT2_ET_MAGIC_IO_MANAGER;
+	uw_mgr.name = "e2layout undo writer";
+	uw_mgr.open = uw_open;
+	uw_mgr.close = uw_close;
+	uw_mgr.set_blksize = uw_set_blksize;
+	uw_mgr.read_blk = uw_read_blk;
+	uw_mgr.write_blk = uw_write_blk;
+	uw_mgr.flush = uw_flush;
+	uw_mgr.set_option = uw_set_option;
+	uw_mgr.get_stats = uw_get_stats;
+	uw_mgr.read_blk64 = uw_read_blk64;
+	uw_mgr.write_blk64 = uw_write_blk64;
+	uw_mgr.discard = uw_discard;
+	uw_mgr.zeroout = uw_zeroout;
+	uw_mgr.cache_readahead = uw_readahead;
+	return &uw_mgr;
+}
