@@ -87,7 +87,9 @@ DEPS_OK    := $(BUILD)/deps.ok
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-TESTLIB_OBJ := $(BUILD)/tests/unit/testlib.o
+# tests/unit's other sources (testlib.c, fixtures) link into every unit test
+TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(UNIT_SRC),\
+	       $(wildcard tests/unit/*.c)))
 
 .SECONDARY: $(TESTLIB_OBJ)
 .PHONY: all man deps demo check check-asan compat compat-calls bench install \
@@ -160,11 +162,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(E2L_LINK)
 
 unit-tests: $(UNIT_BIN)
 
+# The shared test images do not depend on the build: one set, made once
+# (mkimages.sh remakes it only when it or the demo generator changes), serves
+# make check and make check-asan alike.
+TESTIMG	:= build/testimg
 test-images: $(BIN)
-	sh tests/lib/mkimages.sh $(BUILD)/testimg $(abspath $(BIN))
+	sh tests/lib/mkimages.sh $(TESTIMG) $(abspath $(BIN))
 
 check: $(BIN) $(DEPS_OK) $(UNIT_BIN) test-images
-	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	E2L_BUILD=$(abspath $(BUILD)) sh tests/run_all.sh
 
 # both harnesses (read requests, then write scripts), then the table of every
@@ -172,7 +178,7 @@ check: $(BIN) $(DEPS_OK) $(UNIT_BIN) test-images
 # debugfs, test by test and call by call (skipped, saying so, without
 # ../shared/e2fsprogs-suite); fails when any case differs
 compat: $(BIN) test-images
-	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	@export E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	  E2L_BUILD=$(abspath $(BUILD)); rc=0; \
 	sh tests/compat/t_debugfs_compat.sh || rc=1; \
 	sh tests/compat/t_write_compat.sh || rc=1; \
@@ -198,7 +204,7 @@ check-asan:
 # rewrites tests/golden/*.expect from what this build prints (review the
 # diff: it is a change of what e2layout's requests are specified to print)
 golden-update: $(BIN) test-images
-	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(BUILD)/testimg) \
+	E2LAYOUT=$(abspath $(BIN)) E2L_IMAGES=$(abspath $(TESTIMG)) \
 	E2L_BUILD=$(abspath $(BUILD)) E2L_GOLDEN_UPDATE=1 \
 		sh tests/golden/t_golden.sh
 
@@ -246,6 +252,14 @@ $(FUZZ_BINS): $(FUZZ_DIR)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h \
 		$(FUZZ_GEN) $(CORE_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
+
+# make check-asan builds the harnesses with the rest of the sanitizer build
+# (make -j: beside it), so that tests/fuzz/t_fuzz_smoke.sh only runs them
+ifneq ($(SAN),)
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+check: fuzz-build
+endif
+endif
 
 fuzz: fuzz-build
 	sh tests/fuzz/run_fuzz.sh $(abspath $(FUZZ_DIR)) $(FUZZ_SECONDS)

@@ -2,6 +2,7 @@
 # t_bench_smoke.sh - keeps the performance harness (bench/run.sh, `make
 # bench`) from rotting: a smoke run on tiny images must give every row a
 # number or "not available" and write a complete RESULTS file.
+# e2l: serial - a performance harness: it times things
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 for t in bash hyperfine jq script; do

@@ -93,3 +93,43 @@ fsck_verdict() {
 	fi
 	return 1
 }
+
+# crash_check IMG WHAT: a crashed apply's image as a mount would see it
+# (its journal replayed): e2fsck -fn clean or with leaked blocks only, and
+# every file's contents as in $T/want.md5.
+crash_check() {
+	e2fsck -E journal_only -y "$1" >/dev/null 2>&1
+	fsck_verdict "$1"
+	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "$2: e2fsck found damage"; }
+	sums "$1" "$T/got.md5"
+	cmp -s "$T/want.md5" "$T/got.md5" || fail "$2: contents changed"
+	return 0
+}
+
+# fault_points IMG REQUEST WHAT K...: runs REQUEST with -w on a fresh copy
+# of IMG ($T/c.img) with E2L_FAULT_WRITES=K, for each K in turn until the
+# apply completes; each crash (exit 86) must pass crash_check, any other
+# exit fails.  Sets rc (the last exit status) and crashes (how many).
+fault_points() {
+	fp_img=$1; fp_req=$2; fp_what=$3; shift 3
+	crashes=0
+	for k in "$@"; do
+		cp "$fp_img" "$T/c.img"
+		E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "$fp_req" "$T/c.img" \
+			> "$T/out" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] && break
+		[ $rc -eq 86 ] || { cat "$T/out"; fail "$fp_what: k=$k exit $rc"; }
+		crash_check "$T/c.img" "$fp_what: k=$k"
+		crashes=$((crashes + 1))
+	done
+}
+
+# applied_check IMG WHAT: after a completed apply, e2fsck -fn is clean and
+# every file's contents are as in $T/want.md5.
+applied_check() {
+	e2fsck -fn "$1" > "$T/fsck.out" 2>&1 ||
+		{ cat "$T/fsck.out"; fail "$2: e2fsck -fn"; }
+	sums "$1" "$T/got.md5"
+	cmp -s "$T/want.md5" "$T/got.md5" || fail "$2: contents changed"
+}

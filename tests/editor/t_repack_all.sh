@@ -64,21 +64,9 @@ cmp -s "$img" "$T/fresh.img" || fail "a read-only session wrote"
 
 # 2. Fault sweep on copies: crashes anywhere in the job (moves, then each
 # repack) leave the files intact and e2fsck clean or with leaked blocks.
-crashes=0
-for k in 1 3 7 15 30 60 100 150 200 260 330 400 480 560 650 800 1000 1500 3000; do
-	cp "$img" "$T/c.img"
-	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "repack-flex --all --groups-per-flex 4 --no-undo" \
-		"$T/c.img" > "$T/out" 2>&1
-	rc=$?
-	[ $rc -eq 0 ] && break
-	[ $rc -eq 86 ] || { cat "$T/out"; fail "k=$k exit $rc"; }
-	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1	# as a mount
-	fsck_verdict "$T/c.img"
-	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "k=$k e2fsck found damage"; }
-	sums "$T/c.img" "$T/got.md5"
-	cmp -s "$T/want.md5" "$T/got.md5" || fail "k=$k contents changed"
-	crashes=$((crashes + 1))
-done
+fault_points "$img" "repack-flex --all --groups-per-flex 4 --no-undo" \
+	"--all --groups-per-flex 4" 1 3 7 15 30 60 100 150 200 260 330 400 480 \
+	560 650 800 1000 1500 3000
 [ $rc -eq 0 ] || fail "the job never completed in the sweep"
 [ $crashes -ge 8 ] || fail "only $crashes crash points were exercised"
 echo "ok: fault sweep: $crashes crash points, files intact, e2fsck clean or leaked blocks only"
@@ -90,9 +78,7 @@ echo "ok: fault sweep: $crashes crash points, files intact, e2fsck clean or leak
 	{ cat "$T/out"; fail "not both flex groups verified"; }
 grep "^verified" "$T/out" | grep -qv "agree$" && { cat "$T/out"; fail "a plan not verified"; }
 [ "$(ls "$T"/*.e2undo | wc -l)" = 1 ] || fail "more than one undo file: $(ls "$T"/*.e2undo)"
-e2fsck -fn "$img" > "$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; fail "e2fsck"; }
-sums "$img" "$T/got.md5"
-cmp -s "$T/want.md5" "$T/got.md5" || fail "contents changed"
+applied_check "$img" "--all --groups-per-flex 4"
 packed "$img" 0 4 || fail "flex group 0 is not packed"
 packed "$img" 4 4 || fail "flex group 1 is not packed"
 [ "$(flexsize "$img")" = 4 ] || fail "flex size $(flexsize "$img"), not 4"
@@ -107,28 +93,13 @@ echo "ok: --all --groups-per-flex 4: two flex groups packed in one job, undo res
 # holding files): a fault sweep, then applied, checked and undone.
 img=$T/a.img
 sums "$img" "$T/want.md5"
-crashes=0
-for k in 1 5 20 60 150 300 600 1200 3000; do
-	cp "$img" "$T/c.img"
-	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "repack-flex 1 --groups-per-flex 4 --no-undo" \
-		"$T/c.img" > "$T/out" 2>&1
-	rc=$?
-	[ $rc -eq 0 ] && break
-	[ $rc -eq 86 ] || { cat "$T/out"; fail "1 --groups-per-flex 4: k=$k exit $rc"; }
-	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1
-	fsck_verdict "$T/c.img"
-	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "1 --groups-per-flex 4: k=$k e2fsck found damage"; }
-	sums "$T/c.img" "$T/got.md5"
-	cmp -s "$T/want.md5" "$T/got.md5" || fail "1 --groups-per-flex 4: k=$k contents changed"
-	crashes=$((crashes + 1))
-done
+fault_points "$img" "repack-flex 1 --groups-per-flex 4 --no-undo" \
+	"1 --groups-per-flex 4" 1 5 20 60 150 300 600 1200 3000
 [ $rc -eq 0 ] && [ $crashes -ge 4 ] || fail "1 --groups-per-flex 4: sweep (rc $rc, $crashes crashes)"
 "$E2LAYOUT" -w -R "repack-flex 1 --groups-per-flex 4 --undo $T/u1.e2undo" "$img" > "$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "repack-flex 1 --groups-per-flex 4"; }
 grep -q '^verified: flex group 1 packed' "$T/out" || { cat "$T/out"; fail "flex group 1 not verified"; }
-e2fsck -fn "$img" > "$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; fail "e2fsck (1 of 4)"; }
-sums "$img" "$T/got.md5"
-cmp -s "$T/want.md5" "$T/got.md5" || fail "contents changed (1 of 4)"
+applied_check "$img" "1 --groups-per-flex 4"
 packed "$img" 4 4 || fail "flex group 1 of 4 groups is not packed"
 [ "$(flexsize "$img")" = 4 ] || fail "flex size $(flexsize "$img"), not 4 (1 of 4)"
 e2undo "$T/u1.e2undo" "$img" >/dev/null 2>&1 || fail "e2undo (1 of 4)"
@@ -145,26 +116,12 @@ printf 'repack-flex --all\nplan save %s\n' "$T/r.plan" | "$E2LAYOUT" -f - "$img"
 	> "$T/out" 2>&1 || { cat "$T/out"; fail "plan save of repack-flex --all"; }
 grep -c '^next$' "$T/r.plan" | grep -q '^[1-9]' || fail "the saved plan is not a chain"
 # crashes while the saved chain is applied
-crashes=0
-for k in 2 10 40 120 300 700 1500 4000; do
-	cp "$img" "$T/c.img"
-	E2L_FAULT_WRITES=$k "$E2LAYOUT" -w -R "apply $T/r.plan --no-undo" "$T/c.img" > "$T/out" 2>&1
-	rc=$?
-	[ $rc -eq 0 ] && break
-	[ $rc -eq 86 ] || { cat "$T/out"; fail "saved chain: k=$k exit $rc"; }
-	e2fsck -E journal_only -y "$T/c.img" >/dev/null 2>&1
-	fsck_verdict "$T/c.img"
-	[ $? -eq 2 ] && { cat "$T/fsck.out"; fail "saved chain: k=$k e2fsck found damage"; }
-	sums "$T/c.img" "$T/got.md5"
-	cmp -s "$T/want.md5" "$T/got.md5" || fail "saved chain: k=$k contents changed"
-	crashes=$((crashes + 1))
-done
+fault_points "$img" "apply $T/r.plan --no-undo" "saved chain" \
+	2 10 40 120 300 700 1500 4000
 [ $rc -eq 0 ] && [ $crashes -ge 4 ] || fail "saved chain: sweep (rc $rc, $crashes crashes)"
 "$E2LAYOUT" -w -R "apply $T/r.plan --undo $T/u2.e2undo" "$img" > "$T/out" 2>&1 ||
 	{ cat "$T/out"; fail "apply of the saved chain"; }
-e2fsck -fn "$img" > "$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; fail "e2fsck (b)"; }
-sums "$img" "$T/got.md5"
-cmp -s "$T/want.md5" "$T/got.md5" || fail "contents changed (b)"
+applied_check "$img" "saved chain"
 packed "$img" 0 16 || fail "flex group 0 of 16 is not packed"
 packed "$img" 16 4 || fail "flex group 1 (4 groups) is not packed"
 [ "$(flexsize "$img")" = 16 ] || fail "flex size $(flexsize "$img"), not 16"

@@ -5,6 +5,7 @@
 # shape (sides, runs, metrics, counters, comparisons).  At alpha 5% an A/A
 # comparison is flagged by chance one time in twenty per metric, so a
 # flagged workload is run again once: two flags in a row fail.
+# e2l: serial - times workloads and compares the times
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

@@ -6,6 +6,7 @@
 # then after it reads both again as text.  jbd2 commits, blocks logged,
 # block write requests, mark_inode_dirty events and their top caller must match
 # exactly, with no event lost.
+# e2l: serial - counts block and jbd2 tracepoints exactly
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

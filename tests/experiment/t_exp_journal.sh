@@ -6,6 +6,7 @@
 # data=journal fsync workload: A's journal writes break at the seams, B's
 # do not, in every run; A's image is left byte for byte as it was, and
 # the B kept (--keep-b) is clean, in one piece, and undone by e2undo to A.
+# e2l: serial - counts journal writes through tracepoints, times runs
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

@@ -4,6 +4,7 @@
 # experiment: it exits non-zero saying it was interrupted, and leaves no
 # mount, no loop device, no work directory, no tracing instance and no
 # child behind.  So does a reader of its output that goes away (SIGPIPE).
+# e2l: serial - checks that no tracing instance is left (global tracefs state)
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

@@ -4,6 +4,7 @@
 # reported significantly slower (its time), with a verdict that says so,
 # an interval entirely above 0, lower throughput, and more jbd2 commits
 # on B in every run.
+# e2l: serial - times workloads and compares the times
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

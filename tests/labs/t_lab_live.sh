@@ -4,6 +4,7 @@
 # traces) passes; the offline shortcut of issue #19 (prealloc on the
 # unmounted image, no mount, no trace) fails naming the evidence; a trace
 # of another filesystem fails.
+# e2l: serial - records traces of live mounts through tracefs
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/solve.sh"
 [ "$(id -u)" = 0 ] || skip "the live lab needs root (loop mounts)"

@@ -6,6 +6,7 @@
 # trainee's results, an A/A saved as the A/B, a flipped reading of the
 # verdict, and relocating the scenario's own journal fail, naming the
 # check.  Skips where loop mounts or tracing are refused.
+# e2l: serial - runs timed A/A and A/B experiments
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/solve.sh"
 . "$(dirname "$0")/../experiment/explib.sh"

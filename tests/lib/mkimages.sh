@@ -2,15 +2,20 @@
 # mkimages.sh - makes the test images every test tier shares, with the real
 # mke2fs (and e2layout mkdemo for the demo), into DIR.  Images are rebuilt
 # when this script or the demo generator changes.
+# They are made in a directory of their own, then renamed to DIR: a run
+# that fails or is stopped leaves no half-made set behind.
 # Usage: mkimages.sh DIR E2LAYOUT
 set -e
-dir=$1
+final=$1
 e2layout=$2
-stamp="$dir/.stamp"
+stamp="$final/.stamp"
 me=$(cat "$0" "$(dirname "$0")"/../../labs/demo*.c 2>/dev/null | cksum | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] && [ -f "$dir/demo.img" ]; then
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$me" ] && [ -f "$final/demo.img" ]; then
 	exit 0
 fi
+dir="$final.new.$$"
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 2' INT TERM
 rm -rf "$dir"
 mkdir -p "$dir"
 export E2FSPROGS_FAKE_TIME=1700000000
@@ -99,4 +104,6 @@ rm -rf "$dir/dfs1k.setup" "$dsrc"
 	echo "mkimages: e2layout mkdemo failed; no demo.img" >&2
 	exit 1
 }
-echo "$me" > "$stamp"
+echo "$me" > "$dir/.stamp"
+rm -rf "$final"
+mv "$dir" "$final"

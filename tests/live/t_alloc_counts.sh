@@ -8,6 +8,7 @@
 # buffer large enough, checked for overruns).
 # Also: --by caller names kernel functions, paths sit next to inodes,
 # --buffer-kb is checked.
+# e2l: serial - counts tracepoint events exactly against its own instance
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/livelib.sh"
 live_mount 256M nodelalloc

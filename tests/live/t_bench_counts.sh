@@ -5,6 +5,7 @@
 # files prints files/s (it printed ops/s 0); mark_inode_dirty is totalled
 # (at least once per file written, and no more than a reference reading
 # of the whole run sees) and split by caller.
+# e2l: serial - counts mark_inode_dirty events against a reference reading
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/livelib.sh"
 live_mount 64M ""

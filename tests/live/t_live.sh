@@ -4,6 +4,7 @@
 # filefrag's extents of a file written during the recording, alloc set and
 # revert leave every tunable as it was, and strace shows e2layout never
 # opens the device for writing nor writes to it.
+# e2l: serial - records allocations through tracefs, checks no instance is left
 set -u
 : "${E2LAYOUT:?}"
 . "$(dirname "$0")/../lib/testlib.sh"

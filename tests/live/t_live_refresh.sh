@@ -5,6 +5,7 @@
 # periodic refresh alone (it used to keep the state of when it opened, and
 # the superblock's totals, which the kernel writes only now and then).
 # The oracle is dumpe2fs's per-group counts read from the device.
+# e2l: serial - may mount tracefs (livelib), which others read
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/livelib.sh"
 command -v dumpe2fs >/dev/null 2>&1 || skip "dumpe2fs is missing: skipped"

@@ -4,6 +4,7 @@
 # line's last allocation lies within filefrag's extents of the file, and q
 # exits 0 leaving no e2layout tracing instance behind (nor does a second
 # a); on an unmounted image a says it is not live.
+# e2l: serial - checks global tracefs state (no e2layout instance left)
 set -u
 : "${E2LAYOUT:?}"
 . "$(dirname "$0")/../lib/testlib.sh"

@@ -4,6 +4,7 @@
 # map cells are lit in the overlay colours of tui/palette.c, which no owner
 # class uses, and the legend names both ("allocated now", "allocated
 # earlier") in those colours.
+# e2l: serial - records allocations through tracefs (and may mount it)
 set -u
 : "${E2LAYOUT:?}"
 . "$(dirname "$0")/../lib/testlib.sh"
