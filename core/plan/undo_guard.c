@@ -181,12 +181,18 @@ static errcode_t file_read(io_channel ch, unsigned long blk, int count,
 	return file_read64(ch, blk, count, buf);
 }
 
-static errcode_t file_header(struct undo_guard *g, const void *buf)
+static errcode_t file_header(struct undo_guard *g, io_channel ch,
+			      const void *buf)
 {
 	unsigned char cur[SB_SIZE];
 	errcode_t err;
 
 	memcpy(g->hdr, buf, UH_SIZE);
+	/* a session that wrote nothing: the manager never set its record
+	 * size, and e2undo refuses a header saying 0; the copy goes where
+	 * the manager puts it, in units of the channel's block size */
+	if (!ug_get32(g->hdr + UH_BLKSIZE))
+		ug_put32(g->hdr + UH_BLKSIZE, ch->block_size);
 	g->sb_off = ug_get64(g->hdr + UH_SUPER) * ug_get32(g->hdr + UH_BLKSIZE);
 	/* the first time, the copy goes in before the header names it */
 	if (!g->have_sb && ug_dev_sb(g, cur)) {
@@ -215,7 +221,7 @@ static errcode_t file_write64(io_channel ch, unsigned long long blk,
 		return g->err = ENOSPC;
 	span(ch, blk, count, &off, &len);
 	if (off == 0 && len == UH_SIZE) {
-		err = file_header(g, buf);
+		err = file_header(g, ch, buf);
 	} else if (g->have_hdr && (unsigned long long)off == g->sb_off &&
 		   len == SB_SIZE) {
 		/* the manager's copy: ours already, unless it lagged */
@@ -253,8 +259,24 @@ static errcode_t file_flush(io_channel ch)
 	return 0;
 }
 
+/*
+ * The undo manager sets the file's block size to its record size before
+ * its first record.  It names where a record goes in units of the device
+ * channel's block size of the moment, so records smaller than a filesystem
+ * block would all land at the start of their block: such a file is
+ * refused before anything reaches the device (undo_guard_pin prevents it).
+ */
 static errcode_t file_set_blksize(io_channel ch, int blksize)
 {
+	struct undo_guard *g = ch->private_data;
+	unsigned char sb[SB_SIZE];
+	__u32 log;
+
+	if (!g->err && ug_dev_sb(g, sb)) {
+		log = ug_get32(sb + SB_LOG_BSIZE);
+		if (log <= 6 && (unsigned)blksize % (1024U << log))
+			g->err = E2L_ERR_UNDO_PATH;
+	}
 	ch->block_size = blksize;
 	return 0;
 }
@@ -486,6 +508,15 @@ fail:
 	free(g->token);
 	free(g);
 	return err;
+}
+
+errcode_t undo_guard_pin(ext2_filsys fs)
+{
+	char opt[40];
+	unsigned size = fs->blocksize > 32768 ? fs->blocksize : 32768;
+
+	snprintf(opt, sizeof(opt), "tdb_data_size=%u", size);
+	return io_channel_set_options(fs->io, opt);
 }
 
 const char *undo_guard_path(const struct undo_guard *g)

@@ -87,6 +87,18 @@ io_manager undo_guard_manager(struct undo_guard *g);
 errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 			   int *recorded);
 
+/*
+ * Fixes the record size of the undo channel fs was just opened through
+ * (undo_io_manager), before anything is written: 32 KiB chunks (as mke2fs
+ * asks; far fewer index entries than one per block), or the block size
+ * when it is larger.  Left alone, the undo manager takes the channel's
+ * block size of its first write, which is 1024 when that write is the
+ * primary superblock, and a 1 KiB record size on a larger-block filesystem
+ * puts every record at the start of its block when e2undo replays it (the
+ * guard refuses to record so; nothing is written then).
+ */
+errcode_t undo_guard_pin(ext2_filsys fs);
+
 /* The path an open guard records into (as the operator named it). */
 const char *undo_guard_path(const struct undo_guard *g);
 

@@ -228,6 +228,18 @@ static errcode_t open_device(struct session *s, const char *device,
 			fs_probe_report(s->out, device);
 		return err;
 	}
+	/* before any write: records e2undo puts back where they were */
+	err = s->undo_guard ? undo_guard_pin(s->fs) : 0;
+	if (err) {
+		out_error(s->out, session_prog(s), err, "while setting up the "
+			  "undo file %s", undo_file);
+		ext2fs_close_free(&s->fs);
+		live_free(s->live);
+		s->live = NULL;
+		session_unlock(s);
+		undo_guard_close(&s->undo_guard, NULL, NULL);
+		return err;
+	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	/*
 	 * A filesystem that needs journal recovery opens -w too: journal_run
