@@ -79,6 +79,8 @@ grep -A1 "^ *seconds " "$SCREEN" | tail -1 | grep -q '[o*]' ||
 
 # the counters' means per side, scrolled into view (End)
 keys End
+# (the counters' first rows may show before End: wait for the last line)
+wait_for 'result: lines [0-9]*-\([0-9]*\) of \1 ' "End did not scroll to the end"
 wait_for "^ *jbd2 commits " "End did not scroll to the counters"
 for k in jbd2_commits:"jbd2 commits" io_requests:"block requests" \
 	 journal_breaks:"journal breaks"; do
