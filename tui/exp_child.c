@@ -307,9 +307,14 @@ static void reap(struct tui *t, struct tui_exp *e, int st)
 	tui_signals_release();
 	tui_io_follow(t, 0, NULL);
 	if (!ok) {
+		if (!e->last_err[0] && WIFSIGNALED(st))
+			snprintf(e->last_err, sizeof(e->last_err), "its process "
+				 "was killed by signal %d", WTERMSIG(st));
+		else if (!e->last_err[0])
+			snprintf(e->last_err, sizeof(e->last_err), "its process "
+				 "exited with status %d", WEXITSTATUS(st));
 		tui_message(t, 1, "experiment %s: %s", e->cancelling ?
-			    "cancelled" : "failed", e->last_err[0] ?
-			    e->last_err : "see the console (7)");
+			    "cancelled" : "failed", e->last_err);
 		e->shown = 0;
 	} else if (exp_result_load(e->out, &r, why, sizeof(why))) {
 		tui_message(t, 1, "experiment: its result cannot be read: %s",

@@ -7,6 +7,7 @@
 # again to its end, its result opens in the panel with both sides' runs.
 # (The waits for an experiment's stages are long: each run syncs and drops
 # the caches of the whole machine, slow when it is busy.)
+# e2l: serial - runs experiments (timed runs, caches dropped) and follows their I/O through tracefs, checks no instance is left
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

@@ -7,6 +7,7 @@
 # a cache drop lights it as a read; I stops it and removes the instance, and
 # q exits 0 leaving none.  On an unmounted image I says there is nothing to
 # watch.
+# e2l: serial - traces block I/O through tracefs and drops caches to read cold, checks no instance is left
 set -u
 : "${E2LAYOUT:?}"
 . "$(dirname "$0")/../lib/testlib.sh"
