@@ -29,6 +29,10 @@ show() {
 
 show "$res"
 wait_for "^ *Experiment: smallcreate" "the panel did not open"
+# the status line is drawn after the panel; then wait for the screen to
+# settle (a loaded machine showed the panel cut off mid-row)
+wait_for 'result: lines 1-' "the status line never showed the panel's lines"
+wait_stable
 d=$(jq -r .result.workload.description "$res")
 grep -qF "Experiment: $d" "$SCREEN" || fail "the description is not shown"
 for s in 0 1; do
