@@ -122,12 +122,41 @@ static void test_indirect_layout(void **state)
 	tl_close(&t);
 }
 
+/* On bigalloc the bitmap holds clusters: a range that starts or ends inside
+ * a used cluster counts only the blocks of the range, never the rest of
+ * the cluster. */
+static void test_used_in_mid_cluster(void **state)
+{
+	struct tsession t;
+	ext2_filsys fs;
+	blk64_t c = 0, r;
+
+	(void)state;
+	tl_open(&t, "bigalloc");
+	fs = t.s.fs;
+	r = EXT2FS_CLUSTER_RATIO(fs);
+	assert_true(r > 2);
+	assert_int_equal(ext2fs_read_block_bitmap(fs), 0);
+	/* the first used cluster from block r on (block 0's holds the
+	 * superblock) */
+	assert_int_equal(ext2fs_find_first_set_block_bitmap2(fs->block_map, r,
+		ext2fs_blocks_count(fs->super) - 1, &c), 0);
+	assert_int_equal(plan_used_in(fs, c, c + r - 1), r);
+	assert_int_equal(plan_used_in(fs, c + 1, c + r - 1), r - 1);
+	assert_int_equal(plan_used_in(fs, c + 1, c + 1), 1);
+	assert_int_equal(plan_used_in(fs, c + r - 1, c + r - 1), 1);
+	assert_int_equal(plan_used_in(fs, c + 1, c + r), r - 1 +
+		(ext2fs_test_block_bitmap2(fs->block_map, c + r) ? 1 : 0));
+	tl_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_and_roundtrip),
 		cmocka_unit_test(test_meta_needed),
 		cmocka_unit_test(test_indirect_layout),
+		cmocka_unit_test(test_used_in_mid_cluster),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
