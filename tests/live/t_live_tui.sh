@@ -28,8 +28,14 @@ on_fail() {
 		[ -d "$d" ] && { echo "--- $d:"; tail -5 "$d/trace"; }
 	done
 }
-# (instances of e2layout-PID only: other programs name theirs otherwise)
-no_instance() { ! ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*'; }
+# The TUI's own instance, e2layout-PID: other programs name theirs
+# otherwise, and other e2layout processes on the machine have their own.
+tui_pid() {
+	tp_pane=$($TM list-panes -t e2l -F '#{pane_pid}' 2>/dev/null)
+	[ -n "$tp_pane" ] && pgrep -P "$tp_pane" -x e2layout | head -1
+}
+has_instance() { [ -n "$1" ] && [ -d "/sys/kernel/tracing/instances/e2layout-$1" ]; }
+no_instance() { ! has_instance "$pid"; }
 
 mkfs.ext4 -q -F -b 4096 -E nodiscard "$tmp/img" 64M >/dev/null 2>&1 ||
 	fail "mkfs.ext4"
@@ -49,10 +55,12 @@ fi
 tmux_start "env ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}' '$E2LAYOUT' '$mnt' 2>'$tmp/err'; echo \$? > '$tmp/rc'; sleep 30"
 wait_for "LIVE" "no LIVE mark on the tab bar"
 wait_for "owner scan: complete" "the owner scan never completed"
+pid=$(tui_pid)
+[ -n "$pid" ] || fail "cannot find the TUI's process"
 keys a
 wait_for "ALLOC rec" "a did not start recording: $(sed -n '$p' "$tmp/screen")"
-ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' ||
-	fail "no e2layout tracing instance while recording"
+has_instance "$pid" ||
+	fail "no tracing instance e2layout-$pid while recording: $(ls /sys/kernel/tracing/instances)"
 dd if=/dev/zero of="$mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
 wait_for "ALLOC [0-9]* (" "no allocation on the status line"
 wait_stable	# the last allocation of the fsync is on the line
@@ -71,21 +79,24 @@ awk -v s="$got_s" -v e="$got_e" '$1 <= s && e <= $2 { f = 1 } END { exit !f }' "
 # must remove that one.
 keys a
 wait_for "allocation recording stopped: [1-9]" "a did not stop the recording"
-ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' &&
-	fail "stopping left the tracing instance: $(ls /sys/kernel/tracing/instances)"
+has_instance "$pid" &&
+	fail "stopping left the tracing instance e2layout-$pid"
 keys a
 wait_for "ALLOC rec" "a did not start recording again"
 keys q
 wait_file "$tmp/rc" "q did not end the TUI" 10
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q exited with '$(cat "$tmp/rc" 2>/dev/null)': $(cat "$tmp/err")"
-ls /sys/kernel/tracing/instances | grep -qx 'e2layout-[0-9][0-9]*' &&
-	fail "a tracing instance was left behind: $(ls /sys/kernel/tracing/instances)"
+has_instance "$pid" &&
+	fail "the tracing instance e2layout-$pid was left behind"
 # The terminal closing (SIGHUP) while recording still removes the instance.
 tmux_stop
 tmux_start "'$E2LAYOUT' '$mnt' 2>/dev/null; sleep 30"
 wait_for "owner scan: complete" "the owner scan never completed (second run)"
+pid=$(tui_pid)
+[ -n "$pid" ] || fail "cannot find the TUI's process (second run)"
 keys a
 wait_for "ALLOC rec" "a did not start recording (second run)"
+has_instance "$pid" || fail "no tracing instance e2layout-$pid (second run)"
 $TM kill-session -t e2l 2>/dev/null
 wait_until 5 "SIGHUP left the tracing instance" no_instance
 
