@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # json_schema_check.py - checks e2layout --json output against help/schema/:
-# each line must be strict UTF-8 and one JSON document valid against
+# each line must be strict UTF-8 and one JSON document, with no key twice
+# in an object (Python would keep the last one silently), valid against
 # envelope.json, and a non-null "result" valid against
 # result/NAME.json (NAME the request's name, aliases resolved through
 # the "help" document given).  Usage:
@@ -11,6 +12,19 @@ import os
 import sys
 
 import jsonschema
+
+
+class DuplicateKey(ValueError):
+    pass
+
+
+def no_duplicates(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise DuplicateKey("key %r twice in one object" % k)
+        d[k] = v
+    return d
 
 
 def load(path):
@@ -46,7 +60,8 @@ def main():
             where = "%s:%d" % (os.path.basename(out), n)
             seen += 1
             try:
-                doc = json.loads(line.decode("utf-8"))
+                doc = json.loads(line.decode("utf-8"),
+                                 object_pairs_hook=no_duplicates)
             except (UnicodeDecodeError, ValueError) as e:
                 bad.append("%s: not UTF-8 JSON: %s" % (where, e))
                 continue
