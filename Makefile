@@ -273,7 +273,8 @@ deps:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "all build and test dependencies are installed"; fi
 
-SCHEMAS := $(sort $(wildcard help/schema/*.json help/schema/result/*.json))
+SCHEMAS := $(sort $(wildcard help/schema/*.json help/schema/result/*.json \
+	     help/schema/lab/*.json) help/schema/no_result.txt)
 
 # the page's section follows MANSECT (e2fsprogs's tools are in section 8)
 install: $(BIN) $(MAN_PAGE)
@@ -291,7 +292,8 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man$(MANSECT)/e2layout.$(MANSECT) \
 		$(DESTDIR)$(COMPDIR)/e2layout \
 		$(addprefix $(DESTDIR)$(DOCDIR)/schema/,$(SCHEMAS:help/schema/%=%))
-	-rmdir $(DESTDIR)$(DOCDIR)/schema/result $(DESTDIR)$(DOCDIR)/schema \
+	-rmdir $(DESTDIR)$(DOCDIR)/schema/result $(DESTDIR)$(DOCDIR)/schema/lab \
+		$(DESTDIR)$(DOCDIR)/schema \
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:

@@ -259,7 +259,7 @@ const struct cmd_entry cmd_ea_get = {
 	.synopsis = "ea_get [-f outfile]|[-xVC] [-r] file attr_name",
 	.summary = "Print the value of an extended attribute",
 	.options = "-f -x -V -C -r",
-	.flags = CMD_DEBUGFS,
+	.flags = CMD_DEBUGFS | CMD_JSON,
 	.complete = COMPLETE_PATH,
 	.run = do_ea_get,
 };

@@ -436,7 +436,8 @@ int lab_check_lines(struct lab *lab, const char *key, const char *image,
 	}
 	r = scenario(&c, lab, &st, &msg);
 	if (json) {
-		strbuf_printf(&js, "{\"lab\":");
+		strbuf_printf(&js, "{\"format_version\":%d,\"lab\":",
+			      SINK_JSON_FORMAT_VERSION);
 		json_quote(&js, lab->name);
 		strbuf_printf(&js, ",\"image\":");
 		json_quote(&js, image);

@@ -142,7 +142,8 @@ int lab_class(const char *dir, int json, struct sink *out)
 	}
 	free(names);
 	if (json)
-		strbuf_printf(&js, "{\"class\":");
+		strbuf_printf(&js, "{\"format_version\":%d,\"class\":",
+			      SINK_JSON_FORMAT_VERSION);
 	if (json)
 		json_quote(&js, dir);
 	if (json)

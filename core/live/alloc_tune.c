@@ -202,13 +202,15 @@ static void apply(struct session *s, const struct live_info *l,
 	}
 }
 
-static void compare_row(struct session *s, const char *what, double a,
-			double b, const char *fmt)
+/* One row of the comparison: "what" in the text, key (snake_case, as
+ * every JSON key) in the JSON. */
+static void compare_row(struct session *s, const char *what, const char *key,
+			double a, double b, const char *fmt)
 {
 	char x[32], y[32];
 
 	if (sink_is_json(s->out)) {
-		json_obj_begin(s->out, what);
+		json_obj_begin(s->out, key);
 		json_double(s->out, "before", a);
 		json_double(s->out, "after", b);
 		json_obj_end(s->out);
@@ -280,20 +282,26 @@ static int preview(struct session *s, struct setting *set, int n)
 		json_bool(s->out, "traced", m[0].traced && m[1].traced);
 		json_obj_begin(s->out, "compare");
 	}
-	compare_row(s, "seconds", m[0].seconds, m[1].seconds, "%.3f");
-	compare_row(s, "extents per file", (double)m[0].extents / m[0].files,
+	compare_row(s, "seconds", "seconds", m[0].seconds, m[1].seconds,
+		    "%.3f");
+	compare_row(s, "extents per file", "extents_per_file",
+		    (double)m[0].extents / m[0].files,
 		    (double)m[1].extents / m[1].files, "%.2f");
-	compare_row(s, "groups touched", m[0].groups, m[1].groups, "%.0f");
+	compare_row(s, "groups touched", "groups_touched", m[0].groups,
+		    m[1].groups, "%.0f");
 	if (m[0].traced && m[1].traced) {
-		compare_row(s, "allocations", (double)m[0].alloc.allocs,
+		compare_row(s, "allocations", "allocations",
+			    (double)m[0].alloc.allocs,
 			    (double)m[1].alloc.allocs, "%.0f");
-		compare_row(s, "allocations at goal",
+		compare_row(s, "allocations at goal", "at_goal",
 			    (double)m[0].alloc.at_goal,
 			    (double)m[1].alloc.at_goal, "%.0f");
 		compare_row(s, "mean distance from goal",
+			    "mean_distance",
 			    m[0].alloc.mean_distance,
 			    m[1].alloc.mean_distance, "%.1f");
-		compare_row(s, "flex groups touched", m[0].alloc.flexes,
+		compare_row(s, "flex groups touched",
+			    "flex_groups_touched", m[0].alloc.flexes,
 			    m[1].alloc.flexes, "%.0f");
 	}
 	if (sink_is_json(s->out))

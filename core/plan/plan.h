@@ -144,6 +144,9 @@ errcode_t plan_dir_link(ext2_filsys fs, const struct plan *p, ext2_ino_t ino);
 
 /* Previews a plan (text or JSON). */
 void plan_show(struct session *s, const struct plan *p);
+/* Every plan of the chain p: plan_show for a single plan; in JSON, several
+ * are the elements of a "plans" array (a key never repeats in an object). */
+void plan_show_chain(struct session *s, const struct plan *p);
 
 /* What plan_show previews, as data (the TUI draws it): blocks the steps
  * read and write, and the block range [lo, hi) the plan touches. */

@@ -236,6 +236,21 @@ void plan_show(struct session *s, const struct plan *p)
 		      before, after);
 }
 
+void plan_show_chain(struct session *s, const struct plan *p)
+{
+	if (!p->next) {
+		plan_show(s, p);
+		return;
+	}
+	json_arr_begin(s->out, "plans");
+	for (; p; p = p->next) {
+		json_obj_begin(s->out, NULL);
+		plan_show(s, p);
+		json_obj_end(s->out);
+	}
+	json_arr_end(s->out);
+}
+
 void plan_show_map(struct session *s, blk64_t lo, blk64_t hi, blk64_t per,
 		   const char *legend, const char *before, const char *after)
 {

@@ -52,7 +52,7 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 {
 	ext2_filsys fs = s->fs;
 	ext2fs_block_bitmap work = NULL;
-	struct plan *chain = NULL, **tail = &chain, *p;
+	struct plan *chain = NULL, **tail = &chain;
 	struct plan_evac e = {0};
 	blk64_t first, last;
 	errcode_t err;
@@ -99,8 +99,7 @@ static int do_evacuate(struct session *s, int argc, char **argv)
 		goto out;
 	if (plan_guard(s, chain, argv[0]))	/* before it is shown */
 		goto out;
-	for (p = chain; p; p = p->next)
-		plan_show(s, p);
+	plan_show_chain(s, chain);
 	out_printf(s->out, "evacuate %llu-%llu: %zu inode%s to move, %llu "
 		   "blocks\n", (unsigned long long)first,
 		   (unsigned long long)last, e.n, e.n == 1 ? "" : "s",

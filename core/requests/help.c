@@ -74,6 +74,7 @@ static void help_json(struct session *s, const struct cmd_entry *c)
 	json_str(s->out, "summary", c->summary);
 	json_bool(s->out, "writes", !!(c->flags & (CMD_NEEDS_RW | CMD_WRITES)));
 	json_bool(s->out, "debugfs", !!(c->flags & CMD_DEBUGFS));
+	json_bool(s->out, "json_result", !!(c->flags & CMD_JSON));
 	json_str(s->out, "help", help_find("cmd", c->name));
 	json_obj_end(s->out);
 }

@@ -146,25 +146,36 @@ static int do_status(struct session *s, struct live_view *v)
 		json_u64(s->out, "disk_free_blocks", disk);
 		json_u64(s->out, "disk_sb_free_blocks",
 			 ext2fs_free_blocks_count(fs->super));
-		if (!v->mb_err)
+		/* what could not be read is null, never left out */
+		if (!v->mb_err) {
 			json_u64(s->out, "kernel_free_blocks", kern);
-		else
+			json_i64(s->out, "difference", (int64_t)(kern - disk));
+		} else {
 			json_null(s->out, "kernel_free_blocks");
-		json_i64(s->out, "difference", (int64_t)(kern - disk));
+			json_null(s->out, "difference");
+		}
 		if (!v->fsmap_err) {
 			json_u64(s->out, "fsmap_free_blocks", v->fsmap.free);
 			json_u64(s->out, "fsmap_free_extents",
 				 v->fsmap.free_extents);
 			json_u64(s->out, "fsmap_largest_free",
 				 v->fsmap.largest_free);
+		} else {
+			json_null(s->out, "fsmap_free_blocks");
+			json_null(s->out, "fsmap_free_extents");
+			json_null(s->out, "fsmap_largest_free");
 		}
 		json_u64(s->out, "statfs_free_blocks",
 			 (uint64_t)sv.f_bfree * sv.f_frsize / fs->blocksize);
 		if (ok_d)
 			json_u64(s->out, "delayed_allocation_blocks",
 				 delalloc);
+		else
+			json_null(s->out, "delayed_allocation_blocks");
 		if (ok_r)
 			json_u64(s->out, "reserved_clusters", resv);
+		else
+			json_null(s->out, "reserved_clusters");
 	}
 	out_printf(s->out, "Live view of %s mounted on %s (dev %u:%u, "
 		   "/sys/fs/ext4/%s)\n", l->source, l->mnt, l->major,
@@ -267,8 +278,10 @@ static int do_groups(struct session *s, struct live_view *v, int changed)
 		json_i64(s->out, "disk_free", tdisk);
 		json_i64(s->out, "kernel_free", tkern);
 		json_i64(s->out, "difference", tkern - tdisk);
-		if (!v->fsmap_err)
+		if (!v->fsmap_err)	/* null as in each group's row */
 			json_i64(s->out, "fsmap_free", tmap);
+		else
+			json_null(s->out, "fsmap_free");
 	} else {
 		out_printf(s->out, "%7s %10lld %10lld %+8lld %10lld\n", "total",
 			   tdisk, tkern, tkern - tdisk,

@@ -13,22 +13,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* Every plan of a chain (evacuate makes several). */
-static void plan_show_all(struct session *s, const struct plan *p)
-{
-	if (!p->next) {
-		plan_show(s, p);
-		return;
-	}
-	json_arr_begin(s->out, "plans");
-	for (; p; p = p->next) {
-		json_obj_begin(s->out, NULL);
-		plan_show(s, p);
-		json_obj_end(s->out);
-	}
-	json_arr_end(s->out);
-}
-
 static void json_cb(void *ctx, enum sink_chan chan, const char *buf,
 		    size_t len)
 {
@@ -49,7 +33,7 @@ static void show_json(struct session *s, int argc, char **argv)
 	sink_init_cb(&js, SINK_JSON, json_cb, s);
 	t.out = &js;
 	sink_command_begin(&js, argc, argv);
-	plan_show_all(&t, s->plan);
+	plan_show_chain(&t, s->plan);
 	sink_command_end(&js, CMD_OK, argc, argv);
 	sink_free(&js);
 }
@@ -164,7 +148,7 @@ static int do_plan(struct session *s, int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[2], "--json") && !sink_is_json(s->out))
 		show_json(s, argc, argv);
 	else if (argc <= 2 || (argc == 3 && !strcmp(argv[2], "--json")))
-		plan_show_all(s, s->plan);
+		plan_show_chain(s, s->plan);
 	else {
 		out_error(s->out, "plan", 0, "Usage: plan show [--json]");
 		return CMD_FAIL;

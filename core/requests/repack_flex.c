@@ -47,10 +47,9 @@ static int repack_chain(struct session *s, int all, unsigned long flex,
 		plan_free(chain);
 		return CMD_FAIL;
 	}
-	for (p = chain; p; p = p->next) {
-		plan_show(s, p);
+	plan_show_chain(s, chain);
+	for (p = chain; p; p = p->next)
 		p->repack ? packs++ : moves++;
-	}
 	out_printf(s->out, "repack_flex%s: %zu flex group%s to pack, %zu "
 		   "file%s to move out of the islands first; one job, one "
 		   "undo file\n", all ? " --all" : "", packs,

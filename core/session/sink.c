@@ -2,6 +2,7 @@
  * JSON document that wraps each command in --json mode. */
 #include "sink.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,10 +408,16 @@ void json_i64(struct sink *sk, const char *key, int64_t val)
 	json_num(sk, key, val < 0 ? -(uint64_t)val : (uint64_t)val, val < 0);
 }
 
+/* JSON has no NaN or infinity (printf would write "nan", "inf": not JSON):
+ * a number that is not finite is null. */
 void json_double(struct sink *sk, const char *key, double val)
 {
-	if (json_member(sk, key))
+	if (!json_member(sk, key))
+		return;
+	if (isfinite(val))
 		strbuf_printf(&sk->result, "%.6g", val);
+	else
+		strbuf_add(&sk->result, "null", 4);
 }
 
 void json_bool(struct sink *sk, const char *key, int val)

@@ -117,6 +117,7 @@ void json_arr_end(struct sink *sk);
 void json_str(struct sink *sk, const char *key, const char *val);
 void json_u64(struct sink *sk, const char *key, uint64_t val);
 void json_i64(struct sink *sk, const char *key, int64_t val);
+/* A number; null when val is not finite (JSON has no NaN or infinity). */
 void json_double(struct sink *sk, const char *key, double val);
 void json_bool(struct sink *sk, const char *key, int val);
 void json_null(struct sink *sk, const char *key);

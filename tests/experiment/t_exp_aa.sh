@@ -2,12 +2,14 @@
 # t_exp_aa.sh - an A/A experiment (the same image on both sides) finds no
 # significant difference and a 95% interval of the time that holds 0, for
 # each built-in workload at a small size; the JSON has the documented
-# shape (sides, runs, metrics, counters, comparisons).  At alpha 5% an A/A
+# shape (sides, runs, metrics, counters, comparisons) and is valid against
+# help/schema/.  At alpha 5% an A/A
 # comparison is flagged by chance one time in twenty per metric, so a
 # flagged workload is run again once: two flags in a row fail.
 # e2l: serial - times workloads and compares the times
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 need_loop
 
 mkfs.ext4 -q -F -E nodiscard "$T/a.img" 64M >/dev/null 2>&1 || fail "mkfs.ext4"
@@ -31,6 +33,7 @@ check_shape() {
 		([.result.comparisons[] | has("metric") and has("delta_pct") and
 		  has("ci95") and has("p_value") and has("significant")] | all)' \
 		"$j" >/dev/null || fail "$2: JSON shape: $(head -c 600 "$j")"
+	schema_check "$j"
 }
 
 for w in "smallcreate --dirs 2 --files 8" "randwrite --ops 64 --size 1M" \

@@ -5,10 +5,11 @@
 # filtered on the run's loop device) and reads /proc/fs/jbd2/DEV-8/info,
 # then after it reads both again as text.  jbd2 commits, blocks logged,
 # block write requests, mark_inode_dirty events and their top caller must match
-# exactly, with no event lost.
+# exactly, with no event lost; the result is valid against help/schema/.
 # e2l: serial - counts block and jbd2 tracepoints exactly
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 need_loop
 need_tracefs
 tr=/sys/kernel/tracing
@@ -71,6 +72,7 @@ export E2LAYOUT_NO_HIST
 	--files 16 --runs 2 --warmup 0 --json --quiet --workdir "$T" \
 	--hook "sh $T/hook.sh $T $tr $$" >"$T/r.json" 2>"$T/err" ||
 	fail "experiment: $(cat "$T/err")"
+schema_check "$T/r.json"
 [ "$(wc -l < "$T/independent")" = 4 ] || fail "the hook ran $(wc -l < "$T/independent") times, not 4: $(cat "$T/err")"
 while read -r side run commits jc jb rq dirty lost caller ccount; do
 	i=$((run - 1)); s=0; [ "$side" = B ] && s=1

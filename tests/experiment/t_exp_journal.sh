@@ -5,10 +5,12 @@
 # --change through a plan, applied with its undo file, verified), under a
 # data=journal fsync workload: A's journal writes break at the seams, B's
 # do not, in every run; A's image is left byte for byte as it was, and
-# the B kept (--keep-b) is clean, in one piece, and undone by e2undo to A.
+# the B kept (--keep-b) is clean, in one piece, and undone by e2undo to A;
+# the result is valid against help/schema/.
 # e2l: serial - counts journal writes through tracepoints, times runs
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 need_loop
 need_tracefs
 command -v tune2fs >/dev/null 2>&1 || skip "tune2fs is missing: skipped"
@@ -32,6 +34,7 @@ sum=$(md5sum < "$A")
 "$E2LAYOUT" experiment "$A" --change "journal relocate" --workload smallcreate \
 	--dirs 2 --files 16 --mount-opts data=journal --runs 3 --json \
 	--workdir "$T" --keep-b "$T/b.img" >"$T/r.json" 2>"$T/err" || fail "experiment: $(cat "$T/err")"
+schema_check "$T/r.json"
 grep -q "B made and verified" "$T/err" || fail "B's change not reported: $(cat "$T/err")"
 jq -e '.result.change == "journal relocate" and .result.sides[1].image == null and
 	.result.sides[0].mount_options == "data=journal"' "$T/r.json" >/dev/null ||

@@ -1,8 +1,14 @@
 #!/bin/sh
 # t_json_schema.sh - --json output is always valid: every document of a
-# spread of requests, on the shared images and on one whose file names are
-# not UTF-8, is strict UTF-8 JSON valid against help/schema/envelope.json
-# and its result against help/schema/result/NAME.json (python3-jsonschema);
+# spread of requests, on the shared images, on one whose file names are
+# not UTF-8, and of an editing session (-w on a copy of the demo image:
+# plans made, shown, saved, applied, refused), is strict UTF-8 JSON with
+# no key twice, valid against help/schema/envelope.json and its result
+# against help/schema/result/NAME.json (python3-jsonschema); every request
+# of the registry that declares a JSON result (CMD_JSON) has its schema
+# and every other one is in help/schema/no_result.txt with the reason;
+# every schema is met by at least one real document here (those of the
+# live requests in tests/live and tests/experiment, which need a mount);
 # and the non-UTF-8 names come back byte for byte through Python's
 # surrogateescape, as help json says.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -47,8 +53,21 @@ fsck_clean "$img" || fail "e2fsck after -D: $(cat "$T/fsck.out")"
 	2>/dev/null
 [ -s "$T/names.jl" ] || fail "names: no output"
 
-python3 "$top/tests/lib/json_schema_check.py" "$top/help/schema" \
-	"$T/help.json" "$T"/*.jl > "$T/check" 2>&1 ||
+# The editor: a read-write session on a copy, its plans applied with
+# undo files in $T, and its refusals (results null, errors said).
+cp "$E2L_IMAGES/demo.img" "$T/edit.img"
+sed "s|@T@|$T|g" "$here/json_edit.txt" > "$T/edit.txt"
+E2LAYOUT_UNDO_DIR=$T "$E2LAYOUT" --json -w -f "$T/edit.txt" "$T/edit.img" \
+	> "$T/edit.jl" 2>/dev/null
+[ "$(wc -l < "$T/edit.jl")" -eq "$(wc -l < "$T/edit.txt")" ] ||
+	fail "edit: $(wc -l < "$T/edit.jl") documents for $(wc -l < "$T/edit.txt") requests"
+fsck_clean "$T/edit.img" || fail "e2fsck after the edits: $(cat "$T/fsck.out")"
+
+# Requests that need a mounted filesystem: their documents are checked by
+# the live tests (tests/live, tests/experiment).
+python3 "$top/tests/lib/json_schema_check.py" --registry --cover \
+	--elsewhere alloc,bench,experiment,live "$top/help/schema" \
+	"$T/help.json" "$T/help.json" "$T"/*.jl > "$T/check" 2>&1 ||
 	fail "$(head -20 "$T/check")"
 
 # The names, decoded with surrogateescape, are the bytes on disk: the

@@ -1,11 +1,13 @@
 #!/bin/sh
 # t_lab_tools.sh - running a class and writing labs: lab check --json,
-# lab class (who passed, who copied), lab reset (asks first), labs loaded
+# lab class (who passed, who copied; both --json documents valid against
+# help/schema/lab/), lab reset (asks first), labs loaded
 # at run time (--labs DIR, $E2LAYOUT_LABS) and refused at load when they
 # name an unknown fact or step, lab validate failing a false claim, the
 # prealloc preview naming the new file's inode, help labs.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/solve.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 command -v jq >/dev/null 2>&1 || skip "no jq"
 q() { "$E2LAYOUT" lab "$@" </dev/null; }
 
@@ -30,7 +32,10 @@ grep -q "^alice .* passed " "$T/roster" || fail "the roster does not show alice 
 grep -q "^bob .* not yet " "$T/roster" || fail "the roster does not show bob not passed"
 grep "^carol " "$T/roster" | grep -q "started as alice" || fail "the roster does not flag carol's copy"
 grep "^carol " "$T/roster" | grep -q "same scenario as alice" || fail "the roster does not flag the shared scenario"
-q class "$c" --json | jq -e '.total == 3 and .passed == 2' >/dev/null || fail "lab class --json"
+q class "$c" --json > "$T/class.json"
+jq -e '.total == 3 and .passed == 2' "$T/class.json" >/dev/null || fail "lab class --json"
+schema_check --doc lab/check "$T/alice.json" "$T/bob.json"
+schema_check --doc lab/class "$T/class.json"
 
 # lab reset asks; without a terminal it needs --yes
 cp "$c/alice/where.img" "$T/alice.before"

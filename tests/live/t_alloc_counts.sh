@@ -7,9 +7,11 @@
 # independent lossless reading (a tracefs instance of our own with a
 # buffer large enough, checked for overruns).
 # Also: --by caller names kernel functions, paths sit next to inodes,
-# --buffer-kb is checked.
+# --buffer-kb is checked, and the --json documents (each --by) are valid
+# against help/schema/.
 # e2l: serial - counts tracepoint events exactly against its own instance
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 . "$(dirname "$0")/livelib.sh"
 live_mount 256M nodelalloc
 live_tracefs
@@ -120,6 +122,9 @@ sum=$(tr '{' '\n' < "$T/w3.json" | sed -n 's/.*"caller":"[^"]*","mark_inode_dirt
 [ "$sum" = "$(num mark_inode_dirty < "$T/w3.json")" ] || fail "callers add up to $sum"
 $E2LAYOUT -R "alloc watch --seconds 0 --buffer-kb 1" "$mnt" >/dev/null 2>&1 && fail "--buffer-kb 1 accepted"
 $E2LAYOUT -R "alloc watch --seconds 0 --by nothing" "$mnt" >/dev/null 2>&1 && fail "--by nothing accepted"
+$E2LAYOUT --json -R "alloc watch --seconds 0 --by inode,caller" "$mnt" \
+	> "$T/w4.json" 2>/dev/null || fail "alloc watch --by inode,caller"
+schema_check "$T"/[ws][0-9].json
 # an e2layout-PID instance whose process is gone was left behind (others
 # may belong to e2layouts still running elsewhere)
 for d in /sys/kernel/tracing/instances/e2layout-*; do

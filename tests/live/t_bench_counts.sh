@@ -4,10 +4,12 @@
 # column says 1 (an unsigned char counter wrapped to 2 at 256); bench
 # files prints files/s (it printed ops/s 0); mark_inode_dirty is totalled
 # (at least once per file written, and no more than a reference reading
-# of the whole run sees) and split by caller.
+# of the whole run sees) and split by caller; the --json documents are
+# valid against help/schema/.
 # e2l: serial - counts mark_inode_dirty events against a reference reading
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/livelib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 live_mount 64M ""
 [ "$(dumpe2fs -h "$T/img" 2>/dev/null | sed -n 's/^Block count: *//p')" -le 32768 ] ||
 	fail "the test filesystem has more than one group"
@@ -49,4 +51,7 @@ grep -q '"mark_inode_dirty_by_caller":\[{"caller":"[a-z_0-9]*","count":[0-9]*' "
 	grep -q '"counted_in_kernel":false' "$T/d.json" || fail "no callers: $(cat "$T/d.json")"
 $E2LAYOUT -R "bench files --files 50 --size 4K" "$mnt" 2>/dev/null | grep -q '^mark_inode_dirty: [0-9]' ||
 	fail "no mark_inode_dirty line in the text output"
+$E2LAYOUT --json -R "bench randwrite --size 256K --ops 16" "$mnt" > "$T/r.json" \
+	2>"$T/err" || fail "bench randwrite: $(cat "$T/err")"
+schema_check "$T/b.json" "$T/d.json" "$T/r.json"
 exit 0

@@ -2,12 +2,14 @@
 # t_live.sh - live mode on a loop-mounted ext4 made here: free counts against
 # e2freefrag (which asks the kernel through GETFSMAP), alloc watch against
 # filefrag's extents of a file written during the recording, alloc set and
-# revert leave every tunable as it was, and strace shows e2layout never
-# opens the device for writing nor writes to it.
+# revert leave every tunable as it was, strace shows e2layout never
+# opens the device for writing nor writes to it, and the --json documents
+# are valid against help/schema/.
 # e2l: serial - records allocations through tracefs, checks no instance is left
 set -u
 : "${E2LAYOUT:?}"
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 [ "$(id -u)" = 0 ] || skip "live tests need root (loop mounts): skipped"
 for t in losetup mount umount mkfs.ext4 e2freefrag filefrag strace; do
 	command -v $t >/dev/null 2>&1 || skip "$t is missing: live tests skipped"
@@ -77,17 +79,24 @@ snap() { for f in /sys/fs/ext4/$(basename "$loop")/*; do
 	[ -r "$f" ] && [ -f "$f" ] && echo "$(basename "$f") $(cat "$f" 2>/dev/null)"
 done; }
 snap > "$tmp/before"
-$E2LAYOUT -R "alloc set mb_stream_req=64 mb_max_to_scan=50" "$mnt" >/dev/null 2>&1 ||
-	fail "alloc set"
+$E2LAYOUT --json -R "alloc set mb_stream_req=64 mb_max_to_scan=50" "$mnt" \
+	> "$tmp/set1.json" 2>/dev/null || fail "alloc set"
 [ "$(cat /sys/fs/ext4/$(basename "$loop")/mb_stream_req)" = 64 ] || fail "alloc set wrote nothing"
-$E2LAYOUT -R "alloc set mb_stream_req=128 mb_order2_req=3" "$mnt" >/dev/null 2>&1 ||
-	fail "second alloc set"
-$E2LAYOUT -R "alloc revert" "$mnt" >/dev/null 2>&1 || fail "alloc revert"
+$E2LAYOUT --json -R "alloc set mb_stream_req=128 mb_order2_req=3" "$mnt" \
+	> "$tmp/set2.json" 2>/dev/null || fail "second alloc set"
+$E2LAYOUT --json -R "alloc revert" "$mnt" > "$tmp/revert.json" 2>/dev/null ||
+	fail "alloc revert"
 snap > "$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || { diff "$tmp/before" "$tmp/after"; fail "tunables changed after set + revert"; }
 [ -z "$(ls "$tmp/state")" ] || fail "revert left a state file"
 $E2LAYOUT -R "alloc set mb_stream_req=x" "$mnt" >/dev/null 2>&1 && fail "bad value accepted"
 $E2LAYOUT -R "alloc set no_such=1" "$mnt" >/dev/null 2>&1 && fail "unknown tunable accepted"
+$E2LAYOUT --json -R "alloc tunables" "$mnt" > "$tmp/tun.json" 2>/dev/null ||
+	fail "alloc tunables"
+$E2LAYOUT --json -R "live extents $mnt/f3" "$mnt" > "$tmp/ext.json" 2>/dev/null ||
+	fail "live extents"
+schema_check "$tmp/st.json" "$tmp/gr.json" "$tmp/set1.json" "$tmp/set2.json" \
+	"$tmp/revert.json" "$tmp/tun.json" "$tmp/ext.json"
 
 # Tracing: mount tracefs if it is not (and unmount it at the end).
 if [ ! -d /sys/kernel/tracing/instances ]; then
@@ -128,6 +137,9 @@ grep -q "extents per file" "$tmp/prev" || fail "preview has no comparison"
 sync; w1=$(cat /sys/fs/ext4/$(basename "$loop")/lifetime_write_kbytes)
 [ "$w1" -le $((w0 + 64)) ] || fail "alloc set --preview wrote $((w1 - w0)) KiB to the filesystem it previews"
 grep -q "scratch filesystem" "$tmp/prev" || fail "preview does not say where it ran"
+$E2LAYOUT --json -R "alloc set mb_stream_req=64 --preview" "$mnt" \
+	> "$tmp/prev.json" 2>/dev/null || fail "alloc set --preview --json"
+schema_check "$tmp/prev.json"
 snap > "$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || fail "tunables changed after --preview"
 $E2LAYOUT -R "bench randwrite --size 1M --ops 32" "$mnt" > "$tmp/bench" 2>&1 ||

@@ -7,8 +7,11 @@
 # run is left alone; in one session plan drop gives the donor back and a
 # later apply moves the plan; a donor no better than the file
 # (free space cut into small holes) is dropped and said; under strace the
-# device is never opened for writing nor written; e2fsck -fn is clean after.
+# device is never opened for writing nor written; e2fsck -fn is clean after;
+# the --json documents (plans, previews, moves) are valid against
+# help/schema/.
 . "$(dirname "$0")/ldf_lib.sh"
+. "$(dirname "$0")/../lib/jsonlib.sh"
 command -v strace >/dev/null 2>&1 || skip "strace is missing: live defrag test skipped"
 ldf_mount 64M "-b 4096"
 mkdir "$mnt/d" "$mnt/fill"
@@ -84,6 +87,19 @@ grep -q "^Moved $mnt/d/e: " "$T/sess" || fail "apply did not move d/e: $(cat "$T
 $E2LAYOUT -R "defrag one --apply" "$mnt" > "$T/one" 2>&1 ||
 	fail "defrag of a contiguous file failed: $(cat "$T/one")"
 grep -q "already one contiguous run" "$T/one" || fail "one: $(cat "$T/one")"
+
+# The same in JSON: the donors' preview, a live plan shown and applied,
+# defrag --apply.
+ldf_frag 6 4 "$mnt/d/j" "$mnt/d/k"
+$E2LAYOUT --json -f - "$mnt" > "$T/live.jl" 2>"$T/err" <<REQ ||
+frag --donors --top 2
+defrag d/j
+plan show
+apply
+defrag d/k --apply
+REQ
+	fail "the JSON session: $(cat "$T/err")"
+schema_check "$T/live.jl"
 
 # Under strace, through the device's name: c moves, the device is only read.
 # (LeakSanitizer cannot run under ptrace: off for this run)

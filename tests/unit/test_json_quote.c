@@ -1,10 +1,13 @@
 /* test_json_quote.c - the JSON sink's strings are always valid UTF-8 JSON:
  * bytes that are not UTF-8 come out as "\udcXX" surrogate escapes (Python's
  * surrogateescape), and decoding them gives back the original bytes; every
- * document carries "format_version". */
+ * document carries "format_version"; a number that is not finite (a mean
+ * of nothing, a p-value of two constant samples) is null, never the
+ * "nan" or "inf" that printf writes. */
 #include "testlib.h"
 #include "sink.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,12 +186,38 @@ static void test_document(void **state)
 	strbuf_free(&out);
 }
 
+static void test_not_finite(void **state)
+{
+	char a0[] = "x";
+	char *argv[] = { a0 };
+	struct strbuf out = {0};
+	struct sink sk;
+
+	(void)state;
+	sink_init_cb(&sk, SINK_JSON, grab, &out);
+	sink_command_begin(&sk, 1, argv);
+	json_double(&sk, "nan", NAN);
+	json_double(&sk, "inf", INFINITY);
+	json_double(&sk, "minus_inf", -INFINITY);
+	json_arr_begin(&sk, "a");
+	json_double(&sk, NULL, 0.0 / 0.0);
+	json_double(&sk, NULL, 1.5);
+	json_arr_end(&sk);
+	sink_command_end(&sk, 0, 1, argv);
+	assert_non_null(strstr(out.buf, "\"result\":{\"nan\":null,"
+			       "\"inf\":null,\"minus_inf\":null,"
+			       "\"a\":[null,1.5]}"));
+	sink_free(&sk);
+	strbuf_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_document),
+		cmocka_unit_test(test_not_finite),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
