@@ -155,12 +155,21 @@ static void flex_cells(const struct e2l_flex *e, char c[][256],
 	snprintf(c[FL_FREE], 256, "free %llu",
 		 (unsigned long long)e->free_blocks);
 	c[FL_ISLANDS][0] = 0;
-	for (k = 0; k < e->nislands && o < 255; k++)
-		o += snprintf(c[FL_ISLANDS] + o, 256 - o, "%s%llu+%llu",
-			      k ? "," : "[",
-			      (unsigned long long)e->islands[k].start,
-			      (unsigned long long)e->islands[k].len);
-	if (o && o < 255)
+	for (k = 0; k < e->nislands; k++) {
+		char one[48];
+		int n = snprintf(one, sizeof(one), "%s%llu+%llu", k ? "," :
+				 "[", (unsigned long long)e->islands[k].start,
+				 (unsigned long long)e->islands[k].len);
+
+		if (o + n + 6 >= 256) {	/* whole islands only */
+			snprintf(c[FL_ISLANDS] + o, 256 - o, ",...");
+			o += 4;
+			break;
+		}
+		memcpy(c[FL_ISLANDS] + o, one, n + 1);
+		o += n;
+	}
+	if (o)
 		snprintf(c[FL_ISLANDS] + o, 256 - o, "]");
 	for (i = 0; i < FL_NCOLS; i++)
 		cells[i] = c[i];

@@ -168,14 +168,14 @@ static const struct col_spec hist_cols[H_NCOLS] = {
 	[H_BAR]		= {NULL, COL_BAR, 2, 3},
 };
 
-static void hist_cells(const struct frag_state *st, int i, char c[][32])
+static void hist_cells(const struct frag_state *st, int i, char c[][48])
 {
 	unsigned long long b = st->h.blocks[i];
 
-	snprintf(c[H_SIZE], 32, "%llu-%llu", 1ULL << i, (2ULL << i) - 1);
-	snprintf(c[H_EXTENTS], 32, "%llu", (unsigned long long)st->h.count[i]);
-	snprintf(c[H_BLOCKS], 32, "%llu", b);
-	snprintf(c[H_SHARE], 32, "%.1f", st->h.free_blocks ?
+	snprintf(c[H_SIZE], 48, "%llu-%llu", 1ULL << i, (2ULL << i) - 1);
+	snprintf(c[H_EXTENTS], 48, "%llu", (unsigned long long)st->h.count[i]);
+	snprintf(c[H_BLOCKS], 48, "%llu", b);
+	snprintf(c[H_SHARE], 48, "%.1f", st->h.free_blocks ?
 		 b * 100.0 / st->h.free_blocks : 0.0);
 	c[H_BAR][0] = 0;
 }
@@ -187,7 +187,7 @@ static void draw_hist(struct tui *t, int y, int x, int h, int w)
 					 "flex group"};
 	blk64_t maxc = 1;
 	int i, row = y + 2, top = FRAG_BUCKETS - 1, bx, bw, k;
-	char c[H_NCOLS][32];
+	char c[H_NCOLS][48];
 	const char *cells[H_NCOLS];
 	struct cols tc;
 	struct fields hd;
