@@ -237,6 +237,7 @@ static void draw_strips(struct tui *t, const struct plan *p, int y, int x,
 	struct plan_stats ps;
 	blk64_t per, cells, span;
 	int cw = w - 8, rows = (h - 2) / 2, used;
+	struct fields f;
 
 	if (cw > 500)
 		cw = 500;
@@ -249,10 +250,12 @@ static void draw_strips(struct tui *t, const struct plan *p, int y, int x,
 	if (!per)
 		per = 1;
 	used = (int)(((span + per - 1) / per + cw - 1) / cw);
-	tui_text(t, y, x, w, R_DIM, "Blocks %llu-%llu, %llu a cell: X the "
-		 "inode, # others, . free",
-		 (unsigned long long)ps.lo, (unsigned long long)ps.hi - 1,
-		 (unsigned long long)per);
+	fields_init(&f);
+	fields_add(&f, 9, "", "Blocks %llu-%llu", (unsigned long long)ps.lo,
+		   (unsigned long long)ps.hi - 1);
+	fields_add(&f, 8, ", ", "%llu a cell", (unsigned long long)per);
+	fields_add_text(&f, 5, 12, ": ", "X the inode, # others, . free");
+	fields_draw(t, &f, y, x, w, R_DIM);
 	tui_text(t, y + 1, x, 7, R_HEAD, "before:");
 	strip_rows(t, p, 0, y + 1, x + 8, used, cw, ps.lo, ps.hi, per);
 	tui_text(t, y + 2 + used, x, 7, R_HEAD, "after:");

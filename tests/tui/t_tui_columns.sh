@@ -2,7 +2,8 @@
 # t_tui_columns.sh - at 80x24 and 60x20 the tabular views drop whole columns
 # by priority, never a part of a number: every number the overview, the flex
 # view (its groups and flex groups), the journal's extent table, the files
-# view (sizes and the stat pane) and the experiment panel's comparisons show
+# view (sizes and the stat pane), the editor's plan for the journal and the
+# experiment panel's comparisons show
 # is the number debugfs or the -R requests give, whole; a table's rows hold
 # the columns its header names and no "…"; what matters most stays (the
 # overview's inode total, each group's free counts, each extent's physical
@@ -51,10 +52,10 @@ view() {
 left() { LC_ALL=C.UTF-8 sed -E "s/^(.{0,$1}).*/\1/" "$SCREEN"; }
 right() { LC_ALL=C.UTF-8 sed -E "s/^.{0,$1}//" "$SCREEN"; }
 
-# nocut: no number on the screen stops at an ellipsis (below the tab bar,
-# whose tabs are cut after their key: "6…")
+# nocut: no number (or range of two) on the screen stops at an ellipsis
+# (below the tab bar, whose tabs are cut after their key: "6…")
 nocut() {
-	! sed 1d "$SCREEN" | grep -n '[0-9]…' > "$T/cut" ||
+	! sed 1d "$SCREEN" | grep -n '[0-9]-\{0,1\}…' > "$T/cut" ||
 		fail "$size, $1: a number cut at an ellipsis: $(head -2 "$T/cut")"
 }
 
@@ -150,6 +151,41 @@ for pair in "links $(echo "$stat2" | sed -n 's/^Links: *\([0-9]*\).*/\1/p')" \
 		fail "$size: the stat pane shows \"$shown\", not \"$pair\""
 done
 echo "$pane" | grep -q "size [0-9]" || fail "$size: the stat pane lacks the size"
+
+# the editor's plan for the journal: its summary's extent counts, and
+# each copy's source (the journal's extent), target and length agree
+view 4 " physical"
+keys e
+wait_for "relocate the journal" "$size: no editor menu"
+keys 2
+wait_for "after: *[X#.]" "$size: no plan screen"
+wait_stable
+nocut "plan screen"
+grep -q "extents: $(wc -l < "$T/jext") before, 1 after" "$SCREEN" ||
+	fail "$size: the plan's summary lacks its extent counts"
+left $((cols * 9 / 20 < 54 ? 54 : cols * 9 / 20)) | grep '^ *[0-9]*\. copy ' |
+awk -v size="$size" '
+FNR == NR { ph[NR] = $2; next }
+{
+	k = $1; sub(/\./, "", k); rows++
+	for (i = 3; i <= NF; i++) {
+		if ($i == "->") {
+			if ($(i + 1) !~ /^[0-9]+-[0-9]+$/) {
+				printf "%s: move %s: target %s\n", size, k, $(i + 1); bad = 1 }
+			split($(i + 1), d, "-"); dl = d[2] - d[1] + 1; i++
+		}
+		else if ($i ~ /^[0-9]+-[0-9]+$/ && $i != ph[k]) {
+			printf "%s: move %s copies %s, not %s\n", size, k, $i, ph[k]; bad = 1 }
+		else if ($i ~ /^\([0-9]+\)$/) { l = $i; gsub(/[()]/, "", l) }
+	}
+	if (!dl) { printf "%s: move %s has no target: %s\n", size, k, $0; bad = 1 }
+	if (l != "" && l != dl) { printf "%s: move %s: length %s, target of %s\n", size, k, l, dl; bad = 1 }
+	dl = 0; l = ""
+}
+END { if (!rows) { printf "%s: no copy moves\n", size; bad = 1 }; exit bad }' \
+	"$T/jext" - > "$T/bad" || fail "$(head -3 "$T/bad")"
+keys q
+wait_for " physical" "$size: q did not close the editor"
 
 # the experiment panel's comparisons: the JSON's numbers, delta and p kept
 keys ':'
