@@ -98,11 +98,8 @@ void cols_init(struct cols *c, const struct col_spec *spec, int n)
 	memset(c, 0, sizeof(*c));
 	c->n = n > COLS_MAX ? COLS_MAX : n;
 	c->spec = spec;
-	for (i = 0; i < c->n; i++) {
+	for (i = 0; i < c->n; i++)
 		c->want[i] = spec[i].head ? (int)strlen(spec[i].head) : 0;
-		if (spec[i].width > c->want[i])
-			c->want[i] = spec[i].width;
-	}
 }
 
 int cols_digits(unsigned long long v)
@@ -138,19 +135,36 @@ void cols_measure(const struct tui *t, struct cols *c,
 	}
 }
 
-void cols_fit(struct cols *c, int w)
+/* The parts of c at their preferred widths (wide) or as narrow as their
+ * cells; 1 when every one got its width. */
+static int fit_at(struct cols *c, struct part *p, int w, int wide)
 {
-	struct part p[COLS_MAX];
-	int i, cx = 0, first = 1;
+	int i, all = 1;
 
 	for (i = 0; i < c->n; i++) {
 		p[i].kind = c->spec[i].kind;
 		p[i].prio = c->spec[i].prio;
 		p[i].min = c->spec[i].min;
 		p[i].want = c->want[i];
+		if (wide && c->spec[i].width > p[i].want)
+			p[i].want = c->spec[i].width;
 		p[i].sep = 1;
 	}
 	fit(p, c->n, w);
+	for (i = 0; i < c->n; i++)
+		if (p[i].w < (p[i].kind == COL_BAR ? p[i].min : p[i].want))
+			all = 0;
+	return all;
+}
+
+void cols_fit(struct cols *c, int w)
+{
+	struct part p[COLS_MAX];
+	int i, cx = 0, first = 1;
+
+	/* the preferred widths when all of it fits, else the cells' own */
+	if (!fit_at(c, p, w, 1))
+		fit_at(c, p, w, 0);
 	c->width = w;
 	for (i = 0; i < c->n; i++) {
 		c->w[i] = p[i].w;

@@ -24,7 +24,7 @@ struct col_spec {
 	enum col_kind kind;
 	int prio;		/* the higher, the longer it stays */
 	int min;		/* text and bar: narrowest worth showing */
-	int width;		/* at least this wide when there is room */
+	int width;		/* this wide when every column fits so */
 };
 
 /* A table's layout at one width: cols_init, cols_want_num/cols_measure
