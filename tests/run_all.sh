@@ -65,7 +65,7 @@ done
 # order FILE: the jobs of FILE, the slowest of the last run first (the
 # rest, new tests, keep their order after them).
 order() {
-	if [ -f "$order_by" ]; then
+	if [ -s "$order_by" ]; then	# (an empty one would swallow the list)
 		awk 'NR == FNR { secs[$2] = $1; next }
 		     { print (($2 in secs) ? secs[$2] : -1), NR, $0 }' \
 			"$order_by" "$1" | sort -k1,1nr -k2,2n | cut -d' ' -f3-

@@ -4,6 +4,7 @@
  * while the plan is applied and the result with the undo file and the
  * verification.  Everything shown comes from the plan engine's data. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <string.h>
 
@@ -133,30 +134,35 @@ static int total_lines(const struct plan *head)
 	return n;
 }
 
-static void step_text(const struct plan *p, int i, char *buf, size_t len)
+/* A move's line: its number, kind and where it writes stay longest; its
+ * length goes first, then its source. */
+static void step_fields(const struct plan *p, int i, struct fields *f)
 {
 	const struct plan_step *st = &p->steps[i];
 	unsigned long long a = st->src, b = st->dst, l = st->len;
-	const char *name = plan_step_name(st->kind);
 
+	fields_init(f);
+	fields_add(f, 9, "", "%3d.", i + 1);
+	fields_add(f, 8, " ", "%-9s", plan_step_name(st->kind));
 	switch (st->kind) {
 	case STEP_COPY:
-		snprintf(buf, len, "%3d. %-9s %llu-%llu -> %llu-%llu (%llu)",
-			 i + 1, name, a, a + l - 1, b, b + l - 1, l);
+		fields_add(f, 6, " ", "%llu-%llu", a, a + l - 1);
+		fields_add(f, 7, " ", "-> %llu-%llu", b, b + l - 1);
+		fields_add(f, 5, " ", "(%llu)", l);
 		break;
 	case STEP_WRITE_MAP:
 	case STEP_ALLOC:
 	case STEP_ZERO:
-		snprintf(buf, len, "%3d. %-9s %llu-%llu (%llu blocks)", i + 1,
-			 name, b, b + l - 1, l);
+		fields_add(f, 7, " ", "%llu-%llu", b, b + l - 1);
+		fields_add(f, 5, " ", "(%llu blocks)", l);
 		break;
 	case STEP_SWITCH:
-		snprintf(buf, len, "%3d. %-9s inode %u to the new mapping",
-			 i + 1, name, p->ino);
+		fields_add(f, 7, " ", "inode %u", p->ino);
+		fields_add(f, 5, " ", "to the new mapping");
 		break;
 	default:
-		snprintf(buf, len, "%3d. %-9s %llu-%llu (%llu blocks)", i + 1,
-			 name, a, a + l - 1, l);
+		fields_add(f, 7, " ", "%llu-%llu", a, a + l - 1);
+		fields_add(f, 5, " ", "(%llu blocks)", l);
 	}
 }
 
@@ -166,7 +172,7 @@ static void draw_moves(struct tui *t, const struct plan *head, int y, int x,
 	struct tui_edit *e = t->edit;
 	int n = total_lines(head), i, step;
 	const struct plan *p;
-	char buf[256];
+	struct fields f;
 
 	if (e->step_sel >= n)
 		e->step_sel = n ? n - 1 : 0;
@@ -177,17 +183,24 @@ static void draw_moves(struct tui *t, const struct plan *head, int y, int x,
 	tui_text(t, y, x, w, R_DIM, "Moves (%d of %d; Up/Down scroll):",
 		 n ? e->step_sel + 1 : 0, n);
 	for (i = 0; i + 1 < h && e->step_top + i < n; i++) {
+		int role;
+
 		p = line_of(head, e->step_top + i, &step);
 		if (!p)
 			break;
-		if (step < 0)
-			snprintf(buf, sizeof(buf), "%s of inode %u: %zu -> %zu "
-				 "extent(s)", p->kind, p->ino, p->nold,
-				 p->nnew);
-		else
-			step_text(p, step, buf, sizeof(buf));
-		tui_text(t, y + 1 + i, x, w, e->step_top + i == e->step_sel ?
-			 R_SELECT : step < 0 ? R_HEAD : R_NORMAL, "%s", buf);
+		role = e->step_top + i == e->step_sel ? R_SELECT :
+		       step < 0 ? R_HEAD : R_NORMAL;
+		if (step < 0) {
+			fields_init(&f);
+			fields_add(&f, 9, "", "%s of inode %u:", p->kind,
+				   p->ino);
+			fields_add(&f, 8, " ", "%zu -> %zu extent(s)", p->nold,
+				   p->nnew);
+		} else {
+			step_fields(p, step, &f);
+		}
+		tui_fill(t, y + 1 + i, x, w, role);
+		fields_draw(t, &f, y + 1 + i, x, w, role);
 	}
 }
 
@@ -224,6 +237,7 @@ static void draw_strips(struct tui *t, const struct plan *p, int y, int x,
 	struct plan_stats ps;
 	blk64_t per, cells, span;
 	int cw = w - 8, rows = (h - 2) / 2, used;
+	struct fields f;
 
 	if (cw > 500)
 		cw = 500;
@@ -236,10 +250,12 @@ static void draw_strips(struct tui *t, const struct plan *p, int y, int x,
 	if (!per)
 		per = 1;
 	used = (int)(((span + per - 1) / per + cw - 1) / cw);
-	tui_text(t, y, x, w, R_DIM, "Blocks %llu-%llu, %llu a cell: X the "
-		 "inode, # others, . free",
-		 (unsigned long long)ps.lo, (unsigned long long)ps.hi - 1,
-		 (unsigned long long)per);
+	fields_init(&f);
+	fields_add(&f, 9, "", "Blocks %llu-%llu", (unsigned long long)ps.lo,
+		   (unsigned long long)ps.hi - 1);
+	fields_add(&f, 8, ", ", "%llu a cell", (unsigned long long)per);
+	fields_add_text(&f, 5, 12, ": ", "X the inode, # others, . free");
+	fields_draw(t, &f, y, x, w, R_DIM);
 	tui_text(t, y + 1, x, 7, R_HEAD, "before:");
 	strip_rows(t, p, 0, y + 1, x + 8, used, cw, ps.lo, ps.hi, per);
 	tui_text(t, y + 2 + used, x, 7, R_HEAD, "after:");
@@ -265,6 +281,7 @@ static int draw_summary(struct tui *t, const struct plan *head, int y)
 	struct plan_stats ps;
 	unsigned long long rd = 0, wr = 0, need = 0, mb = 0, ma = 0;
 	size_t eb = 0, ea = 0, np = 0;
+	struct fields f;
 
 	for (p = head; p; p = p->next, np++) {
 		plan_get_stats(p, &ps);
@@ -276,23 +293,34 @@ static int draw_summary(struct tui *t, const struct plan *head, int y)
 		mb += p->nold_meta;
 		ma += p->new_meta;
 	}
-	if (np == 1)
-		tui_text(t, y++, 0, t->cols, R_HEAD, "Plan: %s of inode %u "
-			 "(%s-mapped); new run %llu-%llu", head->kind,
-			 head->ino, head->extents ? "extent" : "block",
-			 (unsigned long long)head->target,
-			 (unsigned long long)(head->target +
-					      head->target_len - 1));
-	else
-		tui_text(t, y++, 0, t->cols, R_HEAD, "Plan: %zu moves of "
-			 "inodes (%s, first inode %u)", np, head->kind,
-			 head->ino);
-	tui_text(t, y++, 0, t->cols, R_NORMAL, "extents: %zu before, %zu "
-		 "after;  mapping blocks: %llu before, %llu after;  free "
-		 "space needed: %llu blocks", eb, ea, mb, ma, need);
-	tui_text(t, y++, 0, t->cols, R_NORMAL, "blocks read: %llu, blocks "
-		 "written: %llu (plus the inode, bitmaps, descriptors and "
-		 "superblock)", rd, wr);
+	fields_init(&f);
+	if (np == 1) {
+		fields_add(&f, 9, "", "Plan: %s of inode %u", head->kind,
+			   head->ino);
+		fields_add(&f, 5, " ", "(%s-mapped);",
+			   head->extents ? "extent" : "block");
+		fields_add(&f, 8, " ", "new run %llu-%llu",
+			   (unsigned long long)head->target,
+			   (unsigned long long)(head->target +
+						head->target_len - 1));
+	} else {
+		fields_add(&f, 9, "", "Plan: %zu moves of inodes", np);
+		fields_add(&f, 7, " ", "(%s, first inode %u)", head->kind,
+			   head->ino);
+	}
+	fields_draw(t, &f, y++, 0, t->cols, R_HEAD);
+	fields_init(&f);
+	fields_add(&f, 9, "", "extents: %zu before, %zu after", eb, ea);
+	fields_add(&f, 7, ";  ", "mapping blocks: %llu before, %llu after",
+		   mb, ma);
+	fields_add(&f, 8, ";  ", "free space needed: %llu blocks", need);
+	fields_draw(t, &f, y++, 0, t->cols, R_NORMAL);
+	fields_init(&f);
+	fields_add(&f, 9, "", "blocks read: %llu", rd);
+	fields_add(&f, 8, ", ", "blocks written: %llu", wr);
+	fields_add(&f, 4, " ", "(plus the inode, bitmaps, descriptors and "
+		   "superblock)");
+	fields_draw(t, &f, y++, 0, t->cols, R_NORMAL);
 	return y;
 }
 

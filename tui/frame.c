@@ -3,6 +3,7 @@
  * the message or hint line with what `e` would edit, the prompt, and the
  * too-small screen. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,7 @@ void tui_draw(struct tui *t)
 	const char *hint = " q quit  ? help  / search  : request  "
 			   "Tab/1-7 views  e edit";
 	char alloc[256], io[256], scan[128];
+	struct fields f;
 
 	getmaxyx(stdscr, t->rows, t->cols);
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
@@ -140,9 +142,18 @@ void tui_draw(struct tui *t)
 		alloc[0] = 0;
 	if (!tui_io_status(t, io, sizeof(io)))
 		io[0] = 0;
-	tui_text(t, t->rows - 2, 0, t->cols, R_STATUS, " %s%s%s%s%s%s%s",
-		 scan, scan[0] ? " | " : "", alloc, alloc[0] ? " | " : "",
-		 io, io[0] ? " | " : "", t->status);
+	/* the overlays' and the scan's counts whole or not at all; the
+	 * view's own status is the text that is cut */
+	fields_init(&f);
+	if (scan[0])
+		fields_add(&f, 8, "", "%s", scan);
+	if (alloc[0])
+		fields_add(&f, 7, " | ", "%s", alloc);
+	if (io[0])
+		fields_add(&f, 6, " | ", "%s", io);
+	if (t->status[0])
+		fields_add_text(&f, 5, 12, " | ", "%s", t->status);
+	fields_draw(t, &f, t->rows - 2, 1, t->cols - 1, R_STATUS);
 	move(t->rows - 1, 0);
 	clrtoeol();
 	if (t->prompt) {

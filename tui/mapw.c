@@ -5,6 +5,7 @@
  * cell (block range, group, flex group, owners with inode, path and logical
  * block). */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +332,23 @@ static void io_legend(struct tui *t, int y, int x, int w)
 			 "fading over a few seconds (I stops)");
 }
 
+/* The fill levels' line: the levels stay longest, the words on colour
+ * go first. */
+static void fill_legend(struct tui *t, int y, int x, int w)
+{
+	struct fields f;
+
+	fields_init(&f);
+	fields_add(&f, 9, "", "fill: %s free", theme_glyph(t, "·", "."));
+	fields_add(&f, 8, "  ", "%s <=25%%", theme_glyph(t, "░", ":"));
+	fields_add(&f, 8, "  ", "%s <=50%%", theme_glyph(t, "▒", "+"));
+	fields_add(&f, 8, "  ", "%s <=75%%", theme_glyph(t, "▓", "*"));
+	fields_add(&f, 8, "  ", "%s full used", theme_glyph(t, "█", "#"));
+	fields_add_text(&f, 3, 16, ";  ", "colour: the main owner of the "
+			"used part");
+	fields_draw(t, &f, y, x, w, R_DIM);
+}
+
 int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 {
 	static const enum owner_class order[] = {
@@ -362,14 +380,7 @@ int mapw_legend(struct tui *t, int y, int x, int w, int draw)
 	cy++;
 	if (draw) {
 		if (t->color256)
-			tui_text(t, cy, x, w, R_DIM, "fill: %s free  %s <=25%%"
-				 "  %s <=50%%  %s <=75%%  %s full used;  "
-				 "colour: the main owner of the used part",
-				 theme_glyph(t, "·", "."),
-				 theme_glyph(t, "░", ":"),
-				 theme_glyph(t, "▒", "+"),
-				 theme_glyph(t, "▓", "*"),
-				 theme_glyph(t, "█", "#"));
+			fill_legend(t, cy, x, w);
 		else
 			tui_text(t, cy, x, w, R_DIM, "letters: the main owner "
 				 "of the used part; UPPER >=50%% used, lower "

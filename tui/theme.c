@@ -257,10 +257,11 @@ static int in_number(const char *s, int i)
 }
 
 /* Where to cut s to fit w columns with an ellipsis after it: on a
- * character boundary, never inside a number (the whole number goes). */
+ * character boundary, never inside a number (the whole number goes), nor
+ * between a number and its unit ("97%" is not shown as "97…"). */
 static int fit_cut(const char *s, int len, int w, int utf8)
 {
-	int cut = 0, next;
+	int cut = 0, next, end;
 
 	while (cut < len) {
 		next = uc_next(s, len, cut, utf8);
@@ -268,12 +269,22 @@ static int fit_cut(const char *s, int len, int w, int utf8)
 			break;
 		cut = next;
 	}
-	if (in_number(s, cut) && in_number(s, cut - 1))
+	if (cut > 0 && cut < len && in_number(s, cut - 1) &&
+	    (in_number(s, cut) || !strchr(" ,;)]", s[cut])))
 		while (cut > 0 && in_number(s, cut - 1))
 			cut--;
-	while (cut > 0 && s[cut - 1] == ' ')
-		cut--;
-	return cut;
+	/* "28…" would read as a number cut: "28 …", or the number goes */
+	for (;;) {
+		end = cut;
+		while (cut > 0 && s[cut - 1] == ' ')
+			cut--;
+		if (!cut || !isdigit((unsigned char)s[cut - 1]))
+			return cut;
+		if (cut < end)
+			return cut + 1;
+		while (cut > 0 && in_number(s, cut - 1))
+			cut--;
+	}
 }
 
 void tui_text(struct tui *t, int y, int x, int w, int role, const char *fmt,

@@ -70,7 +70,9 @@ void console_free(struct tui *t)
 	strbuf_free(&t->partial);
 }
 
-static void draw_line(int y, int x, int w, const char *s)
+/* One scrollback line, tabs expanded and control characters shown as
+ * '?', cut with "…" where it is too long (never inside a number). */
+static void draw_line(struct tui *t, int y, int x, int w, const char *s)
 {
 	char buf[1024];
 	size_t i, o = 0;
@@ -85,7 +87,7 @@ static void draw_line(int y, int x, int w, const char *s)
 		}
 	}
 	buf[o] = 0;
-	mvaddnstr(y, x, buf, w);
+	tui_text(t, y, x, w, R_NORMAL, "%s", buf);
 }
 
 static void console_draw(struct tui *t, int y, int x, int h, int w)
@@ -106,7 +108,7 @@ static void console_draw(struct tui *t, int y, int x, int h, int w)
 		first = 0;
 	for (i = 0; i < body && first + i < (long)t->nlines - t->lines_top;
 	     i++)
-		draw_line(y + 1 + i, x, w, t->lines[first + i]);
+		draw_line(t, y + 1 + i, x, w, t->lines[first + i]);
 	snprintf(t->status, sizeof(t->status), "%zu line(s) of scrollback%s",
 		 t->nlines, t->lines_top ? " (scrolled back)" : "");
 }

@@ -4,6 +4,7 @@
  * mechanism counters per side; scrolled with the usual keys, closed with q
  * or Esc, opened again with X.  Drawn from the result every frame. */
 #include "tui_int.h"
+#include "cols.h"
 #include "tui_exp.h"
 
 #include <math.h>
@@ -111,35 +112,85 @@ static void plot_side(struct pane *p, const struct expr_side *s,
 			 n ? sum / (double)n : 0, n);
 }
 
+/* The comparison table's columns: the smallest detectable effect and
+ * the spreads go first, then the means, then the interval; the metric,
+ * its delta and p stay. */
+enum { C_METRIC, C_AMEAN, C_ASD, C_BMEAN, C_BSD, C_DELTA, C_CI, C_P,
+       C_DETECT, C_NCOLS };
+static const struct col_spec cmp_cols[C_NCOLS] = {
+	[C_METRIC]	= {"metric", COL_TEXT, 9, 10, 22},
+	[C_AMEAN]	= {"A mean", COL_NUM, 5, 0, 11},
+	[C_ASD]		= {"sd", COL_NUM, 2, 0, 9},
+	[C_BMEAN]	= {"B mean", COL_NUM, 5, 0, 11},
+	[C_BSD]		= {"sd", COL_NUM, 2, 0, 9},
+	[C_DELTA]	= {"delta%", COL_NUM, 8, 0, 8},
+	[C_CI]		= {"95% CI of delta%", COL_NUM, 6, 0, 19},
+	[C_P]		= {"p", COL_NUM, 7, 0, 8},
+	[C_DETECT]	= {"detect", COL_NUM, 1, 0, 9},
+};
+
+static void cmp_cells(const struct expr_cmp *c, char b[][48],
+		      const char **cells)
+{
+	int i;
+
+	snprintf(b[C_AMEAN], 48, "%.6g", c->mean_a);
+	snprintf(b[C_ASD], 48, "%.4g", c->sd_a);
+	snprintf(b[C_BMEAN], 48, "%.6g", c->mean_b);
+	snprintf(b[C_BSD], 48, "%.4g", c->sd_b);
+	snprintf(b[C_DELTA], 48, "%+.1f", c->delta_pct);
+	snprintf(b[C_CI], 48, "[%+.1f, %+.1f]", c->ci_lo, c->ci_hi);
+	snprintf(b[C_P], 48, "%.4f", c->p);
+	snprintf(b[C_DETECT], 48, "%.1f%%", c->detectable_pct);
+	for (i = 0; i < C_NCOLS; i++)
+		cells[i] = b[i];
+	cells[C_METRIC] = c->metric;
+}
+
 static void comparisons(struct pane *p, const struct exp_result *r)
 {
+	char b[C_NCOLS][48];
+	const char *cells[C_NCOLS];
+	struct cols tc;
+	struct fields f;
 	size_t i;
+	int sy;
 
-	line(p, R_HEAD, "%-22s %11s %9s %11s %9s %8s %19s %8s %9s",
-	     "metric", "A mean", "sd", "B mean", "sd", "delta%",
-	     "95% CI of delta%", "p", "detect");
+	cols_init(&tc, cmp_cols, C_NCOLS);
+	for (i = 0; i < r->ncmp; i++)
+		if (r->cmp[i].have) {
+			cmp_cells(&r->cmp[i], b, cells);
+			cols_measure(p->t, &tc, cells);
+		}
+	cols_fit(&tc, p->w);
+	if (visible(p, &sy))
+		cols_head(p->t, &tc, sy, p->x, R_HEAD);
 	for (i = 0; i < r->ncmp; i++) {
 		const struct expr_cmp *c = &r->cmp[i];
-		char ci[48];
 
 		if (!c->have) {
 			line(p, R_NORMAL, "%-22s %s", c->metric, c->verdict);
 			continue;
 		}
-		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", c->ci_lo, c->ci_hi);
-		line(p, c->significant ? R_HILITE : R_NORMAL,
-		     "%-22s %11.6g %9.4g %11.6g %9.4g %+8.1f %19s %8.4f "
-		     "%8.1f%%", c->metric, c->mean_a, c->sd_a, c->mean_b,
-		     c->sd_b, c->delta_pct, ci, c->p, c->detectable_pct);
-		if (c->detectable_pct > 0)
-			line(p, c->significant ? R_MSG : R_DIM, "    %s%s; "
-			     "smallest detectable effect +-%.1f%%, about %.0f "
-			     "runs per side to see +-%.1f%%", c->verdict,
-			     c->significant ? " (significant, p < 0.05)" : "",
-			     c->detectable_pct, c->runs_for_target,
-			     c->target_pct);
-		else
-			line(p, R_DIM, "    %s", c->verdict);
+		cmp_cells(c, b, cells);
+		if (visible(p, &sy))
+			cols_row(p->t, &tc, sy, p->x, c->significant ?
+				 R_HILITE : R_NORMAL, cells);
+		if (!visible(p, &sy))
+			continue;
+		fields_init(&f);
+		fields_add_text(&f, 9, 20, "", "    %s%s", c->verdict,
+				c->significant && c->detectable_pct > 0 ?
+				" (significant, p < 0.05)" : "");
+		if (c->detectable_pct > 0) {
+			fields_add(&f, 8, "; ", "smallest detectable effect "
+				   "+-%.1f%%", c->detectable_pct);
+			fields_add(&f, 7, ", ", "about %.0f runs per side to "
+				   "see +-%.1f%%", c->runs_for_target,
+				   c->target_pct);
+		}
+		fields_draw(p->t, &f, sy, p->x, p->w, c->detectable_pct > 0 &&
+			    c->significant ? R_MSG : R_DIM);
 	}
 }
 

@@ -3,6 +3,7 @@
  * parent; beside the list the selected inode's stat and its extent tree
  * with index nodes, and its blocks highlighted on a whole-device map. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,7 @@ static int draw_extents(struct tui *t, ext2_ino_t ino, int y, int x, int h,
 	ext2_extent_handle_t hd;
 	struct ext2_extent_info info;
 	int row = y, op = EXT2_EXTENT_ROOT;
+	struct fields f;
 
 	if (ext2fs_extent_open(t->fs, ino, &hd))
 		return 0;
@@ -165,21 +167,29 @@ static int draw_extents(struct tui *t, ext2_ino_t ino, int y, int x, int h,
 		op = EXT2_EXTENT_NEXT;
 		if (ext2fs_extent_get_info(hd, &info))
 			break;
+		fields_init(&f);
 		if (!(ex.e_flags & EXT2_EXTENT_FLAGS_LEAF)) {
-			tui_text(t, row++, x, w, R_HEAD, "%*sindex L%d: "
-				 "logical %llu+ -> node block %llu",
-				 2 * info.curr_level, "", info.curr_level,
-				 (unsigned long long)ex.e_lblk,
-				 (unsigned long long)ex.e_pblk);
+			fields_add(&f, 9, "", "%*sindex L%d:",
+				   2 * info.curr_level, "", info.curr_level);
+			fields_add(&f, 6, " ", "logical %llu+",
+				   (unsigned long long)ex.e_lblk);
+			fields_add(&f, 8, " ", "-> node block %llu",
+				   (unsigned long long)ex.e_pblk);
+			fields_draw(t, &f, row++, x, w, R_HEAD);
 		} else if (!(ex.e_flags & EXT2_EXTENT_FLAGS_SECOND_VISIT)) {
-			tui_text(t, row++, x, w, R_NORMAL, "%*s%llu-%llu -> "
-				 "%llu-%llu (%u)%s", 2 * info.curr_level, "",
-				 (unsigned long long)ex.e_lblk,
-				 (unsigned long long)(ex.e_lblk + ex.e_len - 1),
-				 (unsigned long long)ex.e_pblk,
-				 (unsigned long long)(ex.e_pblk + ex.e_len - 1),
-				 ex.e_len, (ex.e_flags &
-				 EXT2_EXTENT_FLAGS_UNINIT) ? " uninit" : "");
+			fields_add(&f, 9, "", "%*s%llu-%llu",
+				   2 * info.curr_level, "",
+				   (unsigned long long)ex.e_lblk,
+				   (unsigned long long)(ex.e_lblk + ex.e_len -
+							1));
+			fields_add(&f, 8, " -> ", "%llu-%llu",
+				   (unsigned long long)ex.e_pblk,
+				   (unsigned long long)(ex.e_pblk + ex.e_len -
+							1));
+			fields_add(&f, 6, " ", "(%u)", ex.e_len);
+			if (ex.e_flags & EXT2_EXTENT_FLAGS_UNINIT)
+				fields_add(&f, 5, " ", "uninit");
+			fields_draw(t, &f, row++, x, w, R_NORMAL);
 		}
 	}
 	ext2fs_extent_free(hd);
@@ -192,19 +202,28 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 	struct files_state *st = state(t);
 	const struct ext2_inode *in = &e->inode;
 	int row = y;
+	struct fields f;
 
+	fields_init(&f);
+	fields_add(&f, 9, "", "<%u>", e->ino);
 	if (!strcmp(e->name, ".."))
-		tui_text(t, row++, x, w, R_HEAD, "<%u> (the parent directory)",
-			 e->ino);
+		fields_add_text(&f, 8, 8, " ", "(the parent directory)");
 	else
-		tui_text(t, row++, x, w, R_HEAD, "<%u> %s%s%s", e->ino,
-			 st->path, strcmp(st->path, "/") ? "/" : "", e->name);
-	tui_text(t, row++, x, w, R_NORMAL, "mode %06o  links %u  uid %u  "
-		 "gid %u", in->i_mode, in->i_links_count, inode_uid(*in),
-		 inode_gid(*in));
-	tui_text(t, row++, x, w, R_NORMAL, "size %llu  blocks %llu (512-"
-		 "byte)  flags %#x", (unsigned long long)EXT2_I_SIZE(in),
-		 (unsigned long long)in->i_blocks, in->i_flags);
+		fields_add_text(&f, 8, 8, " ", "%s%s%s", st->path,
+				strcmp(st->path, "/") ? "/" : "", e->name);
+	fields_draw(t, &f, row++, x, w, R_HEAD);
+	fields_init(&f);
+	fields_add(&f, 9, "", "mode %06o", in->i_mode);
+	fields_add(&f, 8, "  ", "links %u", in->i_links_count);
+	fields_add(&f, 7, "  ", "uid %u", inode_uid(*in));
+	fields_add(&f, 6, "  ", "gid %u", inode_gid(*in));
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
+	fields_init(&f);
+	fields_add(&f, 9, "", "size %llu", (unsigned long long)EXT2_I_SIZE(in));
+	fields_add(&f, 8, "  ", "blocks %llu", (unsigned long long)in->i_blocks);
+	fields_add(&f, 5, " ", "(512-byte)");
+	fields_add(&f, 7, "  ", "flags %#x", in->i_flags);
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
 	tui_text(t, row++, x, w, R_NORMAL, "mtime %s",
 		 dfs_time_to_string((__s32)in->i_mtime));
 	if (in->i_flags & EXT4_EXTENTS_FL) {
@@ -214,20 +233,49 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 	} else if (in->i_flags & EXT4_INLINE_DATA_FL) {
 		tui_text(t, row++, x, w, R_NORMAL, "inline data: no blocks");
 	} else if (in->i_block[0]) {
-		tui_text(t, row++, x, w, R_NORMAL, "block map: direct %u..., "
-			 "indirect %u, double %u, triple %u", in->i_block[0],
-			 in->i_block[EXT2_IND_BLOCK],
-			 in->i_block[EXT2_DIND_BLOCK],
-			 in->i_block[EXT2_TIND_BLOCK]);
+		fields_init(&f);
+		fields_add(&f, 9, "", "block map: direct %u...", in->i_block[0]);
+		fields_add(&f, 8, ", ", "indirect %u",
+			   in->i_block[EXT2_IND_BLOCK]);
+		fields_add(&f, 7, ", ", "double %u",
+			   in->i_block[EXT2_DIND_BLOCK]);
+		fields_add(&f, 6, ", ", "triple %u",
+			   in->i_block[EXT2_TIND_BLOCK]);
+		fields_draw(t, &f, row++, x, w, R_NORMAL);
 	}
+}
+
+/* The list's columns: the size bar goes first, then the name is cut;
+ * the size stays. */
+enum { E_SIZE, E_BAR, E_NAME, E_NCOLS };
+static const struct col_spec entry_cols[E_NCOLS] = {
+	[E_SIZE]	= {NULL, COL_NUM, 9, 0},
+	[E_BAR]		= {NULL, COL_BAR, 3, 10},
+	[E_NAME]	= {NULL, COL_TEXT, 8, 8},
+};
+
+static void entry_cells(const struct entry *e, char c[][EXT2_NAME_LEN + 2],
+			const char **cells)
+{
+	snprintf(c[E_SIZE], sizeof(c[E_SIZE]), "%lluK",
+		 (unsigned long long)e->inode.i_blocks / 2);
+	c[E_BAR][0] = 0;
+	snprintf(c[E_NAME], sizeof(c[E_NAME]), "%s%s", e->name,
+		 e->isdir ? "/" : "");
+	cells[E_SIZE] = c[E_SIZE];
+	cells[E_BAR] = NULL;
+	cells[E_NAME] = c[E_NAME];
 }
 
 static void files_draw(struct tui *t, int y, int x, int h, int w)
 {
 	struct files_state *st = state(t);
+	char c[E_NCOLS][EXT2_NAME_LEN + 2];
+	const char *cells[E_NCOLS];
+	struct cols tc;
 	struct map_layout m;
 	int mh = h / 4 < 3 ? 3 : h / 4, top = h - mh - 1, lw = w / 2, i;
-	blk64_t maxb = 1;
+	blk64_t maxb = 1, maxk = 0;
 	size_t k;
 
 	if (!st->dir)
@@ -250,17 +298,22 @@ static void files_draw(struct tui *t, int y, int x, int h, int w)
 	for (k = 0; k < st->n; k++)
 		if (strcmp(st->e[k].name, "..") && st->e[k].inode.i_blocks > maxb)
 			maxb = st->e[k].inode.i_blocks;
+	cols_init(&tc, entry_cols, E_NCOLS);
+	for (k = 0; k < st->n; k++)	/* ".." too: its size is shown */
+		if (st->e[k].inode.i_blocks > maxk)
+			maxk = st->e[k].inode.i_blocks;
+	tc.want[E_SIZE] = cols_digits(maxk / 2) + 1;	/* "12K" */
+	tc.want[E_NAME] = lw;	/* the name takes what is left */
+	cols_fit(&tc, lw - 1);
 	for (i = 0; i < st->list_h && st->top + i < (long)st->n; i++) {
 		const struct entry *e = &st->e[st->top + i];
-		int role = st->top + i == st->sel ? R_SELECT : R_NORMAL;
-		unsigned long long kib = e->inode.i_blocks / 2;
+		int role = st->top + i == st->sel ? R_SELECT : R_NORMAL, bx, bw;
 
-		tui_text(t, st->list_y + i, x, 10, role, "%8lluK ", kib);
-		if (strcmp(e->name, ".."))
-			tui_bar(t, st->list_y + i, x + 10, 10,
+		entry_cells(e, c, cells);
+		cols_row(t, &tc, st->list_y + i, x, role, cells);
+		if (strcmp(e->name, "..") && cols_at(&tc, E_BAR, &bx, &bw))
+			tui_bar(t, st->list_y + i, x + bx, bw,
 				(double)e->inode.i_blocks / maxb);
-		tui_text(t, st->list_y + i, x + 21, lw - 22, role, "%s%s",
-			 e->name, e->isdir ? "/" : "");
 	}
 	if (st->n) {
 		const struct entry *e = &st->e[st->sel];

@@ -2,6 +2,7 @@
  * and free counts, and the groups of the selected one with where their
  * bitmaps and inode table live; Enter jumps there on the map, ' jumps back. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,17 +118,98 @@ static void list_scroll(long *sel, long *top, long n, int h)
 		*top = *sel - h + 1;
 }
 
+/* The flex list's columns (each cell says what it is: no header): the
+ * islands are cut first, the free count goes next. */
+enum { FL_FLEX, FL_GROUPS, FL_FREE, FL_ISLANDS, FL_NCOLS };
+static const struct col_spec flex_cols[FL_NCOLS] = {
+	[FL_FLEX]	= {NULL, COL_LABEL, 9, 0},
+	[FL_GROUPS]	= {NULL, COL_LABEL, 8, 0},
+	[FL_FREE]	= {NULL, COL_LABEL, 6, 0},
+	[FL_ISLANDS]	= {NULL, COL_TEXT, 7, 8},
+};
+
+/* The groups' columns: where the group's inode table lives and its
+ * uninit flag go first, then the inode bitmap, then the block bitmap;
+ * the group, its inode table and its free counts stay. */
+enum { GR_GROUP, GR_BB, GR_IB, GR_IT, GR_IN, GR_FREE, GR_FLAGS, GR_NCOLS };
+static const struct col_spec group_cols[GR_NCOLS] = {
+	[GR_GROUP]	= {NULL, COL_LABEL, 9, 0},
+	[GR_BB]		= {NULL, COL_LABEL, 6, 0},
+	[GR_IB]		= {NULL, COL_LABEL, 5, 0},
+	[GR_IT]		= {NULL, COL_LABEL, 8, 0},
+	[GR_IN]		= {NULL, COL_LABEL, 3, 0},
+	[GR_FREE]	= {NULL, COL_LABEL, 7, 0},
+	[GR_FLAGS]	= {NULL, COL_TEXT, 2, 6},
+};
+
+/* A flex group's row; the cells point into c. */
+static void flex_cells(const struct e2l_flex *e, char c[][256],
+		       const char **cells)
+{
+	size_t o = 0;
+	unsigned k;
+	int i;
+
+	snprintf(c[FL_FLEX], 256, "f%lu", e->index);
+	snprintf(c[FL_GROUPS], 256, "g%u-%u", e->first_group, e->last_group);
+	snprintf(c[FL_FREE], 256, "free %llu",
+		 (unsigned long long)e->free_blocks);
+	c[FL_ISLANDS][0] = 0;
+	for (k = 0; k < e->nislands; k++) {
+		char one[48];
+		int n = snprintf(one, sizeof(one), "%s%llu+%llu", k ? "," :
+				 "[", (unsigned long long)e->islands[k].start,
+				 (unsigned long long)e->islands[k].len);
+
+		if (o + n + 6 >= 256) {	/* whole islands only */
+			snprintf(c[FL_ISLANDS] + o, 256 - o, ",...");
+			o += 4;
+			break;
+		}
+		memcpy(c[FL_ISLANDS] + o, one, n + 1);
+		o += n;
+	}
+	if (o)
+		snprintf(c[FL_ISLANDS] + o, 256 - o, "]");
+	for (i = 0; i < FL_NCOLS; i++)
+		cells[i] = c[i];
+}
+
+/* Group gi's row: 0, or -1 when it cannot be read. */
+static int group_cells(struct tui *t, dgrp_t gi, char c[][64],
+		       const char **cells)
+{
+	struct e2l_group g;
+	int i;
+
+	if (groups_get(t->fs, gi, &g))
+		return -1;
+	snprintf(c[GR_GROUP], 64, "g%u", gi);
+	snprintf(c[GR_BB], 64, "bb %llu", (unsigned long long)g.block_bitmap);
+	snprintf(c[GR_IB], 64, "ib %llu", (unsigned long long)g.inode_bitmap);
+	snprintf(c[GR_IT], 64, "it %llu+%u", (unsigned long long)g.inode_table,
+		 g.inode_table_blocks);
+	snprintf(c[GR_IN], 64, "(in g%d)", g.it_group == GROUPS_NONE ? -1 :
+		 (int)g.it_group);
+	snprintf(c[GR_FREE], 64, "free %u/%u", g.free_blocks, g.free_inodes);
+	snprintf(c[GR_FLAGS], 64, "%s", (g.flags & EXT2_BG_BLOCK_UNINIT) ?
+		 "uninit" : "");
+	for (i = 0; i < GR_NCOLS; i++)
+		cells[i] = c[i];
+	return 0;
+}
+
 static void flex_draw(struct tui *t, int y, int x, int h, int w)
 {
 	struct flex_state *st = state(t);
 	struct map_layout m;
 	struct e2l_flex *f;
-	struct e2l_group g;
-	char isl[256];
+	char fc[FL_NCOLS][256], gc[GR_NCOLS][64];
+	const char *cells[COLS_MAX];
+	struct cols fl, gr;
+	struct fields hd;
 	int i, mh = h / 4 < 3 ? 3 : h / 4, lw = w * 2 / 5;
 	long ng;
-	size_t o;
-	unsigned k;
 
 	flex_load(t);
 	if (!st->n) {
@@ -143,44 +225,38 @@ static void flex_draw(struct tui *t, int y, int x, int h, int w)
 	ng = f->last_group - f->first_group + 1;
 	list_scroll(&st->gsel, &st->gtop, ng, st->list_h);
 	highlight(t);
-	tui_text(t, y, x, lw, st->pane ? R_DIM : R_HEAD, "%lu flex group(s) "
-		 "of %lu groups", st->n, flex_groups_per(t->fs));
-	tui_text(t, y, x + lw + 1, w - lw - 1, st->pane ? R_HEAD : R_DIM,
-		 "Flex %lu: groups %u-%u, bitmaps and inode tables at",
-		 f->index, f->first_group, f->last_group);
+	fields_init(&hd);
+	fields_add(&hd, 9, "", "%lu flex group(s)", st->n);
+	fields_add(&hd, 5, " ", "of %lu groups", flex_groups_per(t->fs));
+	fields_draw(t, &hd, y, x, lw, st->pane ? R_DIM : R_HEAD);
+	fields_init(&hd);
+	fields_add(&hd, 9, "", "Flex %lu:", f->index);
+	fields_add(&hd, 8, " ", "groups %u-%u", f->first_group, f->last_group);
+	fields_add(&hd, 2, ", ", "bitmaps and inode tables at");
+	fields_draw(t, &hd, y, x + lw + 1, w - lw - 1, st->pane ? R_HEAD :
+		    R_DIM);
+	/* the columns as wide as the rows shown need */
+	cols_init(&fl, flex_cols, FL_NCOLS);
 	for (i = 0; i < st->list_h && st->ftop + i < (long)st->n; i++) {
-		struct e2l_flex *e = &st->fx[st->ftop + i];
-
-		o = 0;
-		isl[0] = 0;
-		for (k = 0; k < e->nislands && o < sizeof(isl) - 1; k++)
-			o += snprintf(isl + o, sizeof(isl) - o, "%s%llu+%llu",
-				      k ? "," : "",
-				      (unsigned long long)e->islands[k].start,
-				      (unsigned long long)e->islands[k].len);
-		tui_text(t, st->list_y + i, x, lw, st->ftop + i == st->fsel ?
-			 (st->pane ? R_HILITE : R_SELECT) : R_NORMAL,
-			 "f%-4lu g%u-%u free %llu  [%s]", e->index,
-			 e->first_group, e->last_group,
-			 (unsigned long long)e->free_blocks, isl);
+		flex_cells(&st->fx[st->ftop + i], fc, cells);
+		cols_measure(t, &fl, cells);
 	}
-	for (i = 0; i < st->list_h && st->gtop + i < ng; i++) {
-		dgrp_t gi = f->first_group + st->gtop + i;
-
-		if (groups_get(t->fs, gi, &g))
-			continue;
-		tui_text(t, st->list_y + i, x + lw + 1, w - lw - 1,
-			 st->gtop + i == st->gsel && st->pane ? R_SELECT :
-			 R_NORMAL, "g%-5u bb %-9llu ib %-9llu it %llu+%u "
-			 "(in g%d)  free %u/%u%s", gi,
-			 (unsigned long long)g.block_bitmap,
-			 (unsigned long long)g.inode_bitmap,
-			 (unsigned long long)g.inode_table,
-			 g.inode_table_blocks, g.it_group == GROUPS_NONE ? -1 :
-			 (int)g.it_group, g.free_blocks,
-			 g.free_inodes, (g.flags & EXT2_BG_BLOCK_UNINIT) ?
-			 " uninit" : "");
+	cols_fit(&fl, lw);
+	for (i = 0; i < st->list_h && st->ftop + i < (long)st->n; i++) {
+		flex_cells(&st->fx[st->ftop + i], fc, cells);
+		cols_row(t, &fl, st->list_y + i, x, st->ftop + i == st->fsel ?
+			 (st->pane ? R_HILITE : R_SELECT) : R_NORMAL, cells);
 	}
+	cols_init(&gr, group_cols, GR_NCOLS);
+	for (i = 0; i < st->list_h && st->gtop + i < ng; i++)
+		if (!group_cells(t, f->first_group + st->gtop + i, gc, cells))
+			cols_measure(t, &gr, cells);
+	cols_fit(&gr, w - lw - 1);
+	for (i = 0; i < st->list_h && st->gtop + i < ng; i++)
+		if (!group_cells(t, f->first_group + st->gtop + i, gc, cells))
+			cols_row(t, &gr, st->list_y + i, x + lw + 1,
+				 st->gtop + i == st->gsel && st->pane ?
+				 R_SELECT : R_NORMAL, cells);
 	tui_text(t, y + h - mh - 2, x, w, R_DIM, "Left/Right: flex list / "
 		 "groups;  Enter: jump to the group's bitmaps on the map, "
 		 "i: to its inode table, ': back");

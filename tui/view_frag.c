@@ -3,6 +3,7 @@
  * files, sortable; the selected file's extents are highlighted on the map
  * and n/N walk the cursor from fragment to fragment. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,73 +157,111 @@ static void select_file(struct tui *t)
 		t->cur = st->runs[0].start;
 }
 
+/* The histogram's columns: the bar, the share, then the blocks go as
+ * the width shrinks; the sizes and their counts stay. */
+enum { H_SIZE, H_EXTENTS, H_BLOCKS, H_SHARE, H_BAR, H_NCOLS };
+static const struct col_spec hist_cols[H_NCOLS] = {
+	[H_SIZE]	= {"size (blocks)", COL_NUM, 9, 0},
+	[H_EXTENTS]	= {"extents", COL_NUM, 8, 0},
+	[H_BLOCKS]	= {"blocks", COL_NUM, 6, 0},
+	[H_SHARE]	= {"%", COL_NUM, 4, 0},
+	[H_BAR]		= {NULL, COL_BAR, 2, 3},
+};
+
+static void hist_cells(const struct frag_state *st, int i, char c[][48])
+{
+	unsigned long long b = st->h.blocks[i];
+
+	snprintf(c[H_SIZE], 48, "%llu-%llu", 1ULL << i, (2ULL << i) - 1);
+	snprintf(c[H_EXTENTS], 48, "%llu", (unsigned long long)st->h.count[i]);
+	snprintf(c[H_BLOCKS], 48, "%llu", b);
+	snprintf(c[H_SHARE], 48, "%.1f", st->h.free_blocks ?
+		 b * 100.0 / st->h.free_blocks : 0.0);
+	c[H_BAR][0] = 0;
+}
+
 static void draw_hist(struct tui *t, int y, int x, int h, int w)
 {
 	struct frag_state *st = state(t);
 	static const char *const sc[] = {"whole filesystem", "group",
 					 "flex group"};
 	blk64_t maxc = 1;
-	int i, row = y + 2, top = FRAG_BUCKETS - 1, cols;
+	int i, row = y + 2, top = FRAG_BUCKETS - 1, bx, bw, k;
+	char c[H_NCOLS][48];
+	const char *cells[H_NCOLS];
+	struct cols tc;
+	struct fields hd;
 
-	tui_text(t, y, x, w, R_HEAD, "Free extents, %s%s%.0lu: %llu free "
-		 "blocks in %llu extents", sc[st->scope],
-		 st->scope ? " " : "", st->scope ? st->scope_n : 0,
-		 (unsigned long long)st->h.free_blocks,
-		 (unsigned long long)st->h.free_extents);
+	fields_init(&hd);
+	fields_add(&hd, 9, "", "Free extents");
+	fields_add(&hd, 7, ", ", "%s%s%.0lu", sc[st->scope],
+		   st->scope ? " " : "", st->scope ? st->scope_n : 0);
+	fields_add(&hd, 8, ": ", "%llu free blocks",
+		   (unsigned long long)st->h.free_blocks);
+	fields_add(&hd, 6, " ", "in %llu extents",
+		   (unsigned long long)st->h.free_extents);
+	fields_draw(t, &hd, y, x, w, R_HEAD);
 	if (st->herr) {
 		tui_text(t, y + 1, x, w, R_ERROR, "%s",
 			 error_message(st->herr));
 		return;
 	}
-	/* the columns that fit, dropped by priority: the bar, the share,
-	 * then narrower columns, then the blocks (numbers are never cut) */
-	cols = w >= 43 ? 4 : w >= 37 ? 3 : w >= 30 ? 2 : 1;
-	if (cols == 4)
-		tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s %5s",
-			 "size (blocks)", "extents", "blocks", "%");
-	else if (cols == 3)
-		tui_text(t, y + 1, x, w, R_DIM, "%-15s %9s %11s",
-			 "size (blocks)", "extents", "blocks");
-	else if (cols == 2)
-		tui_text(t, y + 1, x, w, R_DIM, "%-11s %7s %10s", "size",
-			 "extents", "blocks");
-	else
-		tui_text(t, y + 1, x, w, R_DIM, "%-11s %7s", "size",
-			 "extents");
 	while (top > 0 && !st->h.count[top])
 		top--;
-	for (i = 0; i <= top; i++)
+	for (k = 0; k < H_NCOLS; k++)
+		cells[k] = c[k];
+	cols_init(&tc, hist_cols, H_NCOLS);
+	for (i = 0; i <= top; i++) {
 		if (st->h.count[i] > maxc)
 			maxc = st->h.count[i];
-	for (i = 0; i <= top && row < y + h; i++, row++) {
-		char range[32];
-		int bw = w - 46;
-		unsigned long long n = st->h.count[i], b = st->h.blocks[i];
-
-		snprintf(range, sizeof(range), "%llu-%llu", 1ULL << i,
-			 (2ULL << i) - 1);
-		if (cols == 4)
-			tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu "
-				 "%5.1f", range, n, b, st->h.free_blocks ?
-				 b * 100.0 / st->h.free_blocks : 0.0);
-		else if (cols == 3)
-			tui_text(t, row, x, w, R_NORMAL, "%-15s %9llu %11llu",
-				 range, n, b);
-		else if (cols == 2)
-			tui_text(t, row, x, w, R_NORMAL, "%-11s %7llu %10llu",
-				 range, n, b);
-		else
-			tui_text(t, row, x, w, R_NORMAL, "%-11s %7llu", range,
-				 n);
-		if (cols == 4 && bw > 2)
-			tui_bar(t, row, x + 44, bw, (double)n / maxc);
+		hist_cells(st, i, c);
+		cols_measure(t, &tc, cells);
 	}
+	cols_fit(&tc, w);
+	cols_head(t, &tc, y + 1, x, R_DIM);
+	for (i = 0; i <= top && row < y + h; i++, row++) {
+		hist_cells(st, i, c);
+		cols_row(t, &tc, row, x, R_NORMAL, cells);
+		if (cols_at(&tc, H_BAR, &bx, &bw))
+			tui_bar(t, row, x + bx, bw,
+				(double)st->h.count[i] / maxc);
+	}
+}
+
+/* The worst files' columns: the ideal extent count goes first, then the
+ * path is cut, then it goes; the numbers stay whole. */
+enum { F_INODE, F_BLOCKS, F_EXTENTS, F_IDEAL, F_PATH, F_NCOLS };
+static const struct col_spec file_cols[F_NCOLS] = {
+	[F_INODE]	= {"inode", COL_NUM, 9, 0},
+	[F_BLOCKS]	= {"blocks", COL_NUM, 7, 0},
+	[F_EXTENTS]	= {"extents", COL_NUM, 8, 0},
+	[F_IDEAL]	= {"ideal", COL_NUM, 4, 0},
+	[F_PATH]	= {"", COL_TEXT, 5, 8},
+};
+
+static void file_cells(const struct frag_file *f, const char *path,
+		       char c[][32], const char **cells)
+{
+	snprintf(c[F_INODE], 32, "%u", f->ino);
+	snprintf(c[F_BLOCKS], 32, "%llu", (unsigned long long)f->blocks);
+	snprintf(c[F_EXTENTS], 32, "%llu", (unsigned long long)f->extents);
+	snprintf(c[F_IDEAL], 32, "%llu", (unsigned long long)f->ideal);
+	cells[F_INODE] = c[F_INODE];
+	cells[F_BLOCKS] = c[F_BLOCKS];
+	cells[F_EXTENTS] = c[F_EXTENTS];
+	cells[F_IDEAL] = c[F_IDEAL];
+	cells[F_PATH] = path;
 }
 
 static void draw_files(struct tui *t, int y, int x, int h, int w)
 {
 	struct frag_state *st = state(t);
-	int i, wide;
+	char c[F_NCOLS][32], path[256];
+	const char *cells[F_NCOLS];
+	struct cols tc;
+	struct fields hd;
+	int i;
+	size_t k;
 
 	if (!st->fok) {
 		tui_text(t, y, x, w, R_HEAD, "Worst files: %s",
@@ -230,33 +269,38 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 			 "waiting for the owner scan");
 		return;
 	}
-	tui_text(t, y, x, w, R_HEAD, "%llu files, %llu fragmented, score "
-		 "%.1f/100; sorted by %s", (unsigned long long)st->f.files,
-		 (unsigned long long)st->f.fragmented_files, st->f.score,
-		 sort_names[st->sort]);
-	/* narrow: the ideal extent count goes first, then the widths */
-	wide = w >= 39 + 16;
-	if (wide)
-		tui_text(t, y + 1, x, w, R_DIM, "%10s %10s %8s %7s", "inode",
-			 "blocks", "extents", "ideal");
-	else
-		tui_text(t, y + 1, x, w, R_DIM, "%7s %8s %7s", "inode",
-			 "blocks", "extents");
+	fields_init(&hd);
+	fields_add(&hd, 8, "", "%llu files", (unsigned long long)st->f.files);
+	fields_add(&hd, 7, ", ", "%llu fragmented",
+		   (unsigned long long)st->f.fragmented_files);
+	fields_add(&hd, 9, ", ", "score %.1f/100", st->f.score);
+	fields_add_text(&hd, 5, 14, "; ", "sorted by %s",
+			sort_names[st->sort]);
+	fields_draw(t, &hd, y, x, w, R_HEAD);
+	cols_init(&tc, file_cols, F_NCOLS);
+	cols_want_num(&tc, F_INODE, t->fs->super->s_inodes_count);
+	for (k = 0; k < st->f.nworst; k++) {
+		file_cells(&st->f.worst[k], NULL, c, cells);
+		cols_measure(t, &tc, cells);
+	}
+	tc.want[F_PATH] = w;	/* what is left */
+	cols_fit(&tc, w);
+	cols_head(t, &tc, y + 1, x, R_DIM);
 	st->list_y = y + 2;
 	st->list_h = h - 2;
 	if (st->nsp && st->list_h > 3) {	/* the last line: special inodes */
-		char buf[512];
-		size_t k, o = 0;
+		struct fields sp;
 
 		st->list_h--;
-		buf[0] = 0;
-		for (k = 0; k < st->nsp && o < sizeof(buf); k++)
-			o += snprintf(buf + o, sizeof(buf) - o, "%s%s <%u> %llu "
-				      "extent%s", k ? ", " : "", st->sp[k].name,
-				      st->sp[k].f.ino,
-				      (unsigned long long)st->sp[k].f.extents,
-				      st->sp[k].f.extents == 1 ? "" : "s");
-		tui_text(t, y + h - 1, x, w, R_DIM, "special: %s", buf);
+		fields_init(&sp);
+		fields_add(&sp, 9, "", "special:");
+		for (k = 0; k < st->nsp; k++)
+			fields_add(&sp, 8 - (int)(k < 7 ? k : 7), k ? ", " :
+				   " ", "%s <%u> %llu extent%s",
+				   st->sp[k].name, st->sp[k].f.ino,
+				   (unsigned long long)st->sp[k].f.extents,
+				   st->sp[k].f.extents == 1 ? "" : "s");
+		fields_draw(t, &sp, y + h - 1, x, w, R_DIM);
 	}
 	if (st->sel >= (long)st->f.nworst)
 		st->sel = st->f.nworst ? (long)st->f.nworst - 1 : 0;
@@ -268,22 +312,11 @@ static void draw_files(struct tui *t, int y, int x, int h, int w)
 		st->top = st->sel - st->list_h + 1;
 	for (i = 0; i < st->list_h && st->top + i < (long)st->f.nworst; i++) {
 		const struct frag_file *f = &st->f.worst[st->top + i];
-		char path[256];
 
 		tui_inode_path(t, f->ino, path, sizeof(path));
-		if (wide)
-			tui_text(t, st->list_y + i, x, w, st->top + i ==
-				 st->sel ? R_SELECT : R_NORMAL, "%10u %10llu "
-				 "%8llu %7llu %s", f->ino,
-				 (unsigned long long)f->blocks,
-				 (unsigned long long)f->extents,
-				 (unsigned long long)f->ideal, path);
-		else
-			tui_text(t, st->list_y + i, x, w, st->top + i ==
-				 st->sel ? R_SELECT : R_NORMAL, "%7u %8llu "
-				 "%7llu %s", f->ino,
-				 (unsigned long long)f->blocks,
-				 (unsigned long long)f->extents, path);
+		file_cells(f, path, c, cells);
+		cols_row(t, &tc, st->list_y + i, x, st->top + i == st->sel ?
+			 R_SELECT : R_NORMAL, cells);
 	}
 }
 

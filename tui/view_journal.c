@@ -2,6 +2,7 @@
  * with their gaps and distance from the nearest metadata island, how
  * contiguous it is, and a whole-device map with the journal highlighted. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,16 +115,33 @@ static const char *jfeatures(const struct journal_state *st, char *buf,
 	return buf[0] ? buf : "(none)";
 }
 
+/* The extents' columns: the distance to metadata, the gap before and the
+ * group go first; the physical blocks and lengths stay longest. */
+enum { J_NUM, J_LOGICAL, J_PHYSICAL, J_LENGTH, J_GROUP, J_GAP, J_META,
+       J_NCOLS };
+static const struct col_spec ext_cols[J_NCOLS] = {
+	[J_NUM]		= {"#", COL_NUM, 5, 0},
+	[J_LOGICAL]	= {"logical", COL_NUM, 7, 0},
+	[J_PHYSICAL]	= {"physical", COL_NUM, 9, 0},
+	[J_LENGTH]	= {"length", COL_NUM, 8, 0},
+	[J_GROUP]	= {"group", COL_NUM, 4, 0},
+	[J_GAP]		= {"gap before", COL_NUM, 3, 0},
+	[J_META]	= {"to metadata", COL_NUM, 2, 0},
+};
+
 static void journal_draw(struct tui *t, int y, int x, int h, int w)
 {
 	struct journal_state *st = state(t);
 	struct e2l_journal *j = &st->j;
 	struct tui_sel sel = {.kind = SEL_JOURNAL};
 	struct map_layout m;
-	char feat[128];
-	blk64_t contig = 0, biggest = 0, gap, dist;
-	int row = y, i, mh, lh = 2;
+	char feat[128], c[J_GAP][48];
+	const char *cells[J_NCOLS];
+	blk64_t contig = 0, biggest = 0, maxl = 0, maxp = 0, gap, dist;
+	int row = y, i, mh, lh = 2, d, cx, cw;
 	unsigned k;
+	struct fields fl;
+	struct cols tc;
 
 	if (!st->loaded) {
 		tui_text(t, row, x, w, R_ERROR, "journal: %s",
@@ -168,38 +186,68 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 	for (k = 0; k < j->next; k++) {
 		if (j->ext[k].len > biggest)
 			biggest = j->ext[k].len;
+		if (j->ext[k].lblk > maxl)
+			maxl = j->ext[k].lblk;
+		if (j->ext[k].pblk + j->ext[k].len > maxp)
+			maxp = j->ext[k].pblk + j->ext[k].len;
 		if (k && j->ext[k].pblk == j->ext[k - 1].pblk +
 						j->ext[k - 1].len)
 			contig++;
 	}
-	tui_text(t, row++, x, w, R_HEAD, "Journal inode <%u>: %llu bytes, "
-		 "%llu blocks in %u extent(s), %u mapping block(s); largest "
-		 "extent %llu blocks; %llu of %u joins physically adjacent",
-		 j->ino, (unsigned long long)j->size_bytes,
-		 (unsigned long long)j->data_blocks, j->next, j->nmap,
-		 (unsigned long long)biggest, (unsigned long long)contig,
-		 j->next ? j->next - 1 : 0);
-	if (j->sb_valid)
-		tui_text(t, row++, x, w, R_NORMAL, "superblock: v%d, block "
-			 "size %u, %u blocks, first %u, sequence %u, start %u"
-			 "%s, errno %d, users %u, fast-commit blocks %u, "
-			 "features %s, uuid %s",
-			 j->sb_blocktype == 4 ? 2 : 1, j->sb_blocksize,
-			 j->sb_maxlen, j->sb_first, j->sb_sequence,
-			 j->sb_start, j->sb_start ? " (needs recovery)" :
-			 " (empty)", (int)j->sb_errno, j->sb_nr_users,
-			 j->sb_num_fc_blocks, jfeatures(st, feat, sizeof(feat)),
-			 j->sb_uuid);
-	else if (j->sb_absent)
+	fields_init(&fl);
+	fields_add(&fl, 9, "", "Journal inode <%u>:", j->ino);
+	fields_add(&fl, 6, " ", "%llu bytes,",
+		   (unsigned long long)j->size_bytes);
+	fields_add(&fl, 8, " ", "%llu blocks in %u extent(s),",
+		   (unsigned long long)j->data_blocks, j->next);
+	fields_add(&fl, 5, " ", "%u mapping block(s);", j->nmap);
+	fields_add(&fl, 7, " ", "largest extent %llu blocks;",
+		   (unsigned long long)biggest);
+	fields_add(&fl, 4, " ", "%llu of %u joins physically adjacent",
+		   (unsigned long long)contig, j->next ? j->next - 1 : 0);
+	fields_draw(t, &fl, row++, x, w, R_HEAD);
+	if (j->sb_valid) {
+		fields_init(&fl);
+		fields_add(&fl, 9, "", "superblock: v%d",
+			   j->sb_blocktype == 4 ? 2 : 1);
+		fields_add(&fl, 3, ", ", "block size %u", j->sb_blocksize);
+		fields_add(&fl, 8, ", ", "%u blocks", j->sb_maxlen);
+		fields_add(&fl, 2, ", ", "first %u", j->sb_first);
+		fields_add(&fl, 6, ", ", "sequence %u", j->sb_sequence);
+		fields_add(&fl, 7, ", ", "start %u%s", j->sb_start,
+			   j->sb_start ? " (needs recovery)" : " (empty)");
+		fields_add(&fl, 5, ", ", "errno %d", (int)j->sb_errno);
+		fields_add(&fl, 2, ", ", "users %u", j->sb_nr_users);
+		fields_add(&fl, 4, ", ", "fast-commit blocks %u",
+			   j->sb_num_fc_blocks);
+		fields_add_text(&fl, 1, 12, ", ", "features %s",
+				jfeatures(st, feat, sizeof(feat)));
+		fields_add(&fl, 0, ", ", "uuid %s", j->sb_uuid);
+		fields_draw(t, &fl, row++, x, w, R_NORMAL);
+	} else if (j->sb_absent)
 		tui_text(t, row++, x, w, R_DIM, "the journal superblock is "
 			 "not in this e2image file (it holds the metadata "
 			 "only)");
 	else
 		tui_text(t, row++, x, w, R_ERROR, "the journal superblock "
 			 "is not valid");
-	tui_text(t, row++, x, w, R_DIM, "%5s %12s %14s %10s %7s %12s %12s",
-		 "#", "logical", "physical", "length", "group",
-		 "gap before", "to metadata");
+	cols_init(&tc, ext_cols, J_NCOLS);
+	cols_want_num(&tc, J_NUM, j->next);
+	cols_want_num(&tc, J_LOGICAL, maxl);
+	d = cols_digits(maxp > ext2fs_blocks_count(t->fs->super) ? maxp :
+			ext2fs_blocks_count(t->fs->super));
+	if (2 * d + 1 > tc.want[J_PHYSICAL])
+		tc.want[J_PHYSICAL] = 2 * d + 1;
+	cols_want_num(&tc, J_LENGTH, biggest);
+	cols_want_num(&tc, J_GROUP, t->fs->group_desc_count);
+	if (d + 1 > tc.want[J_GAP])
+		tc.want[J_GAP] = d + 1;	/* "-N": an overlap */
+	if (d > tc.want[J_META])
+		tc.want[J_META] = d;
+	cols_fit(&tc, w);
+	cols_head(t, &tc, row++, x, R_DIM);
+	for (i = 0; i < J_GAP; i++)
+		cells[i] = c[i];
 	mh = h / 3;
 	if (mh < 3)
 		mh = 3;
@@ -232,21 +280,27 @@ static void journal_draw(struct tui *t, int y, int x, int h, int w)
 					 (unsigned long long)(p->pblk + p->len -
 							      e->pblk));
 		}
-		dist = meta_distance(t, e);
+		dist = cols_at(&tc, J_META, &cx, &cw) ? meta_distance(t, e) :
+		       ~0ULL;	/* (a flex group read: only when shown) */
 		if (dist == ~0ULL)
 			snprintf(distbuf, sizeof(distbuf), "?");
 		else
 			snprintf(distbuf, sizeof(distbuf), "%llu",
 				 (unsigned long long)dist);
-		tui_text(t, st->list_y + i, x, w,
-			 (int)k == st->sel ? R_SELECT : R_NORMAL,
-			 "%5u %12llu %7llu-%-7llu %10llu %7u %12s %12s", k,
-			 (unsigned long long)e->lblk,
+		snprintf(c[J_NUM], sizeof(c[J_NUM]), "%u", k);
+		snprintf(c[J_LOGICAL], sizeof(c[J_LOGICAL]), "%llu",
+			 (unsigned long long)e->lblk);
+		snprintf(c[J_PHYSICAL], sizeof(c[J_PHYSICAL]), "%llu-%llu",
 			 (unsigned long long)e->pblk,
-			 (unsigned long long)(e->pblk + e->len - 1),
-			 (unsigned long long)e->len,
-			 ext2fs_group_of_blk2(t->fs, e->pblk), gapbuf,
-			 distbuf);
+			 (unsigned long long)(e->pblk + e->len - 1));
+		snprintf(c[J_LENGTH], sizeof(c[J_LENGTH]), "%llu",
+			 (unsigned long long)e->len);
+		snprintf(c[J_GROUP], sizeof(c[J_GROUP]), "%u",
+			 ext2fs_group_of_blk2(t->fs, e->pblk));
+		cells[J_GAP] = gapbuf;
+		cells[J_META] = distbuf;
+		cols_row(t, &tc, st->list_y + i, x,
+			 (int)k == st->sel ? R_SELECT : R_NORMAL, cells);
 	}
 	if (j->next && (t->cur < j->ext[st->sel].pblk ||
 			t->cur >= j->ext[st->sel].pblk + j->ext[st->sel].len))

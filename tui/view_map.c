@@ -3,6 +3,7 @@
  * the cursor and on down to one block per cell, Backspace zooms back out to
  * the whole device.  The legend stays at the bottom. */
 #include "tui_int.h"
+#include "cols.h"
 
 #include "flex.h"
 
@@ -109,25 +110,30 @@ static void map_draw(struct tui *t, int y, int x, int h, int w)
 	int lh = mapw_legend(t, 0, x, w, 0);
 	ext2_filsys fs = t->fs;
 	int mh = h - lh - 1;
+	struct fields f;
 
 	if (mh < 1)
 		mh = 1;
 	layout(t, w, mh);
-	if (st->zoom == 0)
-		tui_text(t, y, x, w, R_HEAD, "Whole device: %u groups, one row "
-			 "per %s (%llu blocks), %llu block(s) per cell%s%s",
-			 fs->group_desc_count, st->flexrows ? "flex group" :
-			 "block group", (unsigned long long)st->m.row_blocks,
-			 (unsigned long long)st->m.bpc,
-			 t->nhl ? "; highlighted: " : "", t->hl_what);
-	else
-		tui_text(t, y, x, w, R_HEAD, "Group %u: blocks %llu-%llu, "
-			 "%llu block(s) per cell%s%s",
-			 ext2fs_group_of_blk2(fs, st->m.first),
-			 (unsigned long long)st->m.first,
-			 (unsigned long long)st->m.end - 1,
-			 (unsigned long long)st->m.bpc,
-			 t->nhl ? "; highlighted: " : "", t->hl_what);
+	fields_init(&f);
+	if (st->zoom == 0) {
+		fields_add(&f, 9, "", "Whole device: %u groups",
+			   fs->group_desc_count);
+		fields_add(&f, 5, ", ", "one row per %s (%llu blocks)",
+			   st->flexrows ? "flex group" : "block group",
+			   (unsigned long long)st->m.row_blocks);
+	} else {
+		fields_add(&f, 9, "", "Group %u:",
+			   ext2fs_group_of_blk2(fs, st->m.first));
+		fields_add(&f, 7, " ", "blocks %llu-%llu",
+			   (unsigned long long)st->m.first,
+			   (unsigned long long)st->m.end - 1);
+	}
+	fields_add(&f, 8, ", ", "%llu block(s) per cell",
+		   (unsigned long long)st->m.bpc);
+	if (t->nhl)
+		fields_add_text(&f, 6, 16, "; ", "highlighted: %s", t->hl_what);
+	fields_draw(t, &f, y, x, w, R_HEAD);
 	mapw_draw(t, &st->m, y + 1, x, mh, w);
 	mapw_legend(t, y + h - lh, x, w, 1);
 }

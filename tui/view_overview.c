@@ -2,6 +2,7 @@
  * features, mount and health state, counts, the journal's extent count, the
  * fragmentation score) above a small whole-device map with its legend. */
 #include "tui_int.h"
+#include "cols.h"
 #include "fs_probe.h"
 #include "live_reread.h"
 
@@ -103,14 +104,19 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	__u64 freei;
 	int row = y, lh, mh;
 	size_t o = 0;
+	struct fields f;
 
 	human(a, sizeof(a), (unsigned long long)blocks * fs->blocksize);
 	tui_text(t, row++, x, w, R_HEAD, "%s", session_name(t->s));
-	tui_text(t, row++, x, w, R_NORMAL, "size %s: %llu blocks of %u "
-		 "bytes%s, %u inodes of %u bytes, label \"%.16s\"", a,
-		 (unsigned long long)blocks, fs->blocksize,
-		 ext2fs_has_feature_bigalloc(sb) ? " (bigalloc clusters)" : "",
-		 sb->s_inodes_count, EXT2_INODE_SIZE(sb), sb->s_volume_name);
+	fields_init(&f);
+	fields_add(&f, 9, "", "size %s:", a);
+	fields_add(&f, 8, " ", "%llu blocks of %u bytes%s",
+		   (unsigned long long)blocks, fs->blocksize,
+		   ext2fs_has_feature_bigalloc(sb) ? " (bigalloc clusters)" : "");
+	fields_add(&f, 7, ", ", "%u inodes of %u bytes", sb->s_inodes_count,
+		   EXT2_INODE_SIZE(sb));
+	fields_add_text(&f, 2, 10, ", ", "label \"%.16s\"", sb->s_volume_name);
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
 	features(fs, feat, sizeof(feat));
 	tui_text(t, row++, x, w, R_NORMAL, "features: %s", feat);
 	o += snprintf(state + o, sizeof(state) - o, "%s",
@@ -140,18 +146,26 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	if (t->s->live)	/* the superblock's totals lag on a mount */
 		live_desc_free(fs, &freeb, &freei);
 	human(a, sizeof(a), (unsigned long long)freeb * fs->blocksize);
-	tui_text(t, row++, x, w, R_NORMAL, "blocks: %llu free (%s, %.1f%%), "
-		 "%llu reserved;  inodes: %llu free of %u%s",
-		 (unsigned long long)freeb, a,
-		 blocks ? freeb * 100.0 / blocks : 0.0,
-		 (unsigned long long)ext2fs_r_blocks_count(sb),
-		 (unsigned long long)freei, sb->s_inodes_count,
-		 t->s->live ? " (group descriptors)" : "");
-	tui_text(t, row++, x, w, R_NORMAL, "groups: %u of %u blocks, %u "
-		 "inodes each;  flex groups: %lu of %lu groups",
-		 fs->group_desc_count, sb->s_blocks_per_group,
-		 sb->s_inodes_per_group, flex_count(fs),
-		 flex_groups_per(fs));
+	/* the free counts stay longest, the inode total with them: the
+	 * share and the reserved count go first */
+	fields_init(&f);
+	fields_add(&f, 9, "", "blocks: %llu free", (unsigned long long)freeb);
+	fields_add(&f, 4, " ", "(%s, %.1f%%)", a,
+		   blocks ? freeb * 100.0 / blocks : 0.0);
+	fields_add(&f, 3, ", ", "%llu reserved",
+		   (unsigned long long)ext2fs_r_blocks_count(sb));
+	fields_add(&f, 8, ";  ", "inodes: %llu free of %u",
+		   (unsigned long long)freei, sb->s_inodes_count);
+	if (t->s->live)
+		fields_add(&f, 2, " ", "(group descriptors)");
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
+	fields_init(&f);
+	fields_add(&f, 9, "", "groups: %u", fs->group_desc_count);
+	fields_add(&f, 5, " ", "of %u blocks, %u inodes each",
+		   sb->s_blocks_per_group, sb->s_inodes_per_group);
+	fields_add(&f, 7, ";  ", "flex groups: %lu", flex_count(fs));
+	fields_add(&f, 6, " ", "of %lu groups", flex_groups_per(fs));
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
 	if (!st->jloaded || !st->j.present)
 		snprintf(a, sizeof(a), "none");
 	else if (st->j.external)
@@ -168,16 +182,22 @@ static void overview_draw(struct tui *t, int y, int x, int h, int w)
 	else
 		snprintf(a, sizeof(a), "%s", t->scanning ?
 			 "waiting for the owner scan" : "not available");
-	tui_text(t, row++, x, w, R_NORMAL, "fragmentation score: %s;  owner "
-		 "scan: %s", a, owner_index_complete(t->s) ? "complete" :
-		 t->scanning ? "running" : "incomplete");
+	fields_init(&f);
+	fields_add(&f, 9, "", "fragmentation score: %s", a);
+	fields_add(&f, 8, ";  ", "owner scan: %s", owner_index_complete(t->s) ?
+		   "complete" : t->scanning ? "running" : "incomplete");
+	fields_draw(t, &f, row++, x, w, R_NORMAL);
 	row++;
 	lh = mapw_legend(t, 0, x, w, 0);
 	mh = y + h - row - lh - 1;
 	if (mh < 1)
 		return;
-	tui_text(t, row++, x, w, R_HEAD, "Whole device%s%s (2 for the "
-		 "group map)", t->nhl ? ", highlighted: " : "", t->hl_what);
+	fields_init(&f);
+	fields_add(&f, 9, "", "Whole device");
+	if (t->nhl)
+		fields_add_text(&f, 8, 12, ", ", "highlighted: %s", t->hl_what);
+	fields_add(&f, 3, " ", "(2 for the group map)");
+	fields_draw(t, &f, row++, x, w, R_HEAD);
 	mapw_fit(t, &m, w, mh);
 	m.cursor = 0;
 	mapw_draw(t, &m, row, x, mh, w);

@@ -28,12 +28,11 @@ wait_for "LIVE" "no LIVE mark on the tab bar"
 wait_for "owner scan: complete" "the owner scan never completed"
 keys 2
 wait_for "Whole device: " "no map"
-grep -q "I: light the block I/O" "$SCREEN" || fail "the legend does not name I"
+wait_for "I: light the block I/O" "the legend does not name I"
 keys I
 wait_for "IO $loop" "I did not start watching: $(sed -n '$p' "$SCREEN")"
 io_instance || fail "no e2layout-io tracing instance while watching"
-grep -qF "<<( read" "$SCREEN" && grep -qF ">>) write" "$SCREEN" ||
-	fail "the legend does not show the overlay's signs"
+wait_for "<<( read.*>>) write" "the legend does not show the overlay's signs"
 
 dd if=/dev/urandom of="$mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
 wait_for "IO $loop R [0-9]* W [1-9]" "no write request on the status line"

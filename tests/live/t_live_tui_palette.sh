@@ -52,15 +52,21 @@ keys a
 wait_for "ALLOC rec" "a did not start recording"
 dd if=/dev/zero of="$T/mnt/f" bs=1M count=8 conv=fsync status=none || fail "dd"
 wait_for "ALLOC [0-9]* (" "no allocation on the status line"
-$TM capture-pane -e -p -t e2l | sed "s/$ESC\[\([0-9;]*\)m/<\1>/g" > "$T/cells"
-grep -q "<38;5;$new>[^<]<39> allocated now" "$T/cells" ||
-	fail "the legend's 'allocated now' is not in colour $new"
-grep -q "<38;5;$old>[^<]<39> allocated earlier" "$T/cells" ||
-	fail "the legend's 'allocated earlier' is not in colour $old"
-# lit map cells: the overlay colours outside the legend's entries
-sed 's/<38;5;[0-9]*>[^<]<39> allocated [a-z]*//g' "$T/cells" |
-	grep -Eq "<38;5;($new|$old)>█" ||
-	fail "no map cell lit in the overlay colours"
+# the colours, from a capture with its escapes: polled, as the overlay
+# redraws the map while it fades (one capture may be taken mid-frame)
+cells() {
+	$TM capture-pane -e -p -t e2l |
+		sed "s/$ESC\[\([0-9;]*\)m/<\1>/g" > "$T/cells"
+}
+lit() {
+	cells
+	grep -q "<38;5;$new>[^<]<39> allocated now" "$T/cells" &&
+	grep -q "<38;5;$old>[^<]<39> allocated earlier" "$T/cells" &&
+	# lit map cells: the overlay colours outside the legend's entries
+	sed 's/<38;5;[0-9]*>[^<]<39> allocated [a-z]*//g' "$T/cells" |
+		grep -Eq "<38;5;($new|$old)>█"
+}
+wait_until 20 "the legend's 'allocated now'/'allocated earlier' are not in colours $new/$old, or no map cell is lit in them" lit
 keys q
 wait_file "$T/rc" "q did not end the TUI" 10
 [ "$(cat "$T/rc")" = 0 ] || fail "exit status $(cat "$T/rc"): $(cat "$T/err")"

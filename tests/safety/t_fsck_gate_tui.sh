@@ -38,8 +38,8 @@ wait_for "checking the filesystem (e2fsck -fn) 35%" "no check progress on the ap
 grep -q "blocks written" "$T/screen" && fail "writing began before the check ended"
 echo go > "$T/go"
 wait_for "Applied and verified" "not applied and verified after the check"
-grep -q "checking the filesystem (e2fsck -fn $img)" "$T/screen" ||
-	fail "the result does not say the filesystem was checked"
+wait_for "checking the filesystem (e2fsck -fn $img)" \
+	"the result does not say the filesystem was checked"
 keys Enter q
 wait_file "$T/rc" "the TUI did not quit"
 [ "$(cat "$T/rc" 2>/dev/null)" = 0 ] || fail "exit status $(cat "$T/rc" 2>/dev/null)"

@@ -44,11 +44,13 @@ jbefore=$(leaves 8)
 # 1. Read-only: the plan is shown, apply is refused with how to reopen.
 start "'$img'"
 keys 4; wait_for "Journal inode <8>" "journal view"
+# (each thing checked is waited for: a capture taken while the screen is
+# being drawn has its first lines only)
 keys e; wait_for "Selection: the journal, inode <8>" "the editor menu for the journal"
-grep -q "relocate the journal to the middle" "$T/screen" || fail "no relocate --middle in the menu"
+wait_for "relocate the journal to the middle" "no relocate --middle in the menu"
 keys 3; wait_for "group (0-" "no group prompt"
 keys 9 9 9 9 9 Enter; wait_for "The plan could not be made" "a bad group did not give the error screen"
-grep -q "no group 99999" "$T/screen" || fail "the engine's refusal is not shown"
+wait_for "no group 99999" "the engine's refusal is not shown"
 keys Escape; wait_for "relocate the journal to the middle" "Esc did not go back to the menu"
 keys 2; wait_for "Plan: journal_relocate of inode 8" "no plan screen (read-only)"
 resize 40 12
@@ -56,7 +58,7 @@ wait_for "terminal too small" "no too-small screen in the editor"
 resize 160 50
 wait_for "Plan: journal_relocate of inode 8" "the plan screen did not come back"
 keys a; wait_for "read-only session" "apply was not refused on a read-only session"
-grep -q "e2layout -w" "$T/screen" || fail "the refusal does not say how to reopen with -w"
+wait_for "e2layout -w" "the refusal does not say how to reopen with -w"
 keys q; wait_for "Journal inode <8>" "q did not close the editor"
 quit
 # (nothing written: the file's modification time is unchanged; the bytes
@@ -77,8 +79,8 @@ ls "$T"/*.e2undo >/dev/null 2>&1 && fail "typing no left an undo file"
 start "-w '$img'"
 keys 4; wait_for "Journal inode <8>" "journal view (apply)"
 keys e 2; wait_for "Plan: journal_relocate of inode 8" "no plan screen (apply)"
-grep -q "extents: $jbefore before, 1 after" "$T/screen" || fail "the plan screen does not show $jbefore extents before, 1 after"
-grep -q "^ *1\. copy  *[0-9]*-[0-9]* -> [0-9]*-[0-9]*" "$T/screen" || fail "no copy move in the move list"
+wait_for "extents: $jbefore before, 1 after" "the plan screen does not show $jbefore extents before, 1 after"
+wait_for "^ *1\. copy  *[0-9]*-[0-9]* -> [0-9]*-[0-9]*" "no copy move in the move list"
 # the free moves follow the copies: scroll the list down to them (a journal
 # in more pieces than the list has rows shows only copies at first)
 n=0
@@ -86,18 +88,19 @@ until grep -q "^ *[0-9]*\. free  " "$T/screen"; do
 	[ $n -lt 30 ] || fail "no free move in the move list"
 	keys Down; n=$((n + 1)); capture
 done
-grep -q "before: *[X#.]*X" "$T/screen" || fail "no before map with the journal's blocks"
 # (the strips are the last thing drawn: poll for them, a capture taken
 # while the screen is being drawn may not have them yet)
+wait_for "before: *[X#.]*X" "no before map with the journal's blocks"
 wait_for "after: *[X#.]" "no after map"
-grep -q "blocks read: [1-9]" "$T/screen" || fail "no blocks read"
+wait_for "blocks read: [1-9]" "no blocks read"
 keys o; wait_for "On the map: BEFORE" "o shows no overlay"
 keys o; wait_for "On the map: AFTER" "o shows no after overlay"
 keys a; wait_for "Type yes" "no yes prompt (apply)"
 keys y e s Enter
 wait_for "Applied and verified" "the journal relocation was not applied and verified"
-grep -q "progress: 100%, [1-9][0-9]* blocks written" "$T/screen" || fail "no progress reported by the engine"
-grep -q "verified: inode 8 maps 1 extent" "$T/screen" || fail "no verification line"
+wait_for "progress: 100%, [1-9][0-9]* blocks written" "no progress reported by the engine"
+wait_for "verified: inode 8 maps 1 extent" "no verification line"
+wait_for "undo file: [^ ]* " "no undo file shown"
 undo1=$(sed -n 's/.*undo file: \([^ ]*\) .*/\1/p' "$T/screen" | head -1)
 [ -n "$undo1" ] && [ -f "$undo1" ] || fail "no undo file shown, or it does not exist: '$undo1'"
 cp "$undo1" "$T/undo-journal" || fail "cannot copy the undo file"
@@ -106,17 +109,18 @@ keys Enter 4; wait_for "in 1 extent(s)" "the journal view did not refresh to one
 # (the worst files are listed once the owner scan, run again after the
 # apply, is complete)
 keys 5; wait_for "fragmented, score" "frag view after the apply"
-keys e; wait_for "Selection: file <" "the editor menu for the worst file"
+keys e; wait_for "Selection: file <[0-9]*>" "the editor menu for the worst file"
 ino=$(sed -n 's/.*Selection: file <\([0-9]*\)>.*/\1/p' "$T/screen" | head -1)
 [ -n "$ino" ] || fail "no inode in the selection"
 before=$(leaves "$ino")
 [ "$before" -gt 1 ] || fail "inode $ino is in $before extent(s): not fragmented"
 sum=$(debugfs -R "cat <$ino>" "$img" 2>/dev/null | md5sum)
 keys 1; wait_for "Plan: defrag of inode $ino" "no defrag plan screen"
-grep -q "extents: $before before, 1 after" "$T/screen" || fail "defrag plan: not $before extents before, 1 after"
+wait_for "extents: $before before, 1 after" "defrag plan: not $before extents before, 1 after"
 keys a; wait_for "Type yes" "no yes prompt (defrag)"
 keys y e s Enter
 wait_for "Applied and verified" "the defrag was not applied and verified"
+wait_for "undo file: [^ ]* " "no undo file shown for the defrag"
 undo2=$(sed -n 's/.*undo file: \([^ ]*\) .*/\1/p' "$T/screen" | head -1)
 [ -n "$undo2" ] && [ -f "$undo2" ] || fail "no undo file for the defrag: '$undo2'"
 keys Enter

@@ -12,15 +12,35 @@ img=$E2L_IMAGES/demo.img
 tmux_start -x 160 -y 50 "env TERM=xterm-256color LANG=C.UTF-8 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 60"
 wait_for "owner scan complete" "the owner scan never completed"
 e2l_frag=$("$E2LAYOUT" -R frag "$img" 2>/dev/null)
+# mark V: a line only view V draws
+mark() {
+	case $1 in
+	1) echo "fragmentation score" ;;
+	2) echo "Whole device: \|^Group [0-9]*:" ;;
+	3) echo "flex group(s)" ;;
+	4) echo "Journal inode <8>" ;;
+	5) echo "Free extents" ;;
+	6) echo "entries, by size" ;;
+	7) echo "^Console:" ;;
+	esac
+}
+# show V COLS ROWS: view V drawn at that size.  Another view first, then
+# the resize, then V: the frame waited for is drawn after the resize (a
+# capture just after one can hold the old frame, cropped, and be stable).
+show() {
+	o=7; [ "$1" = 7 ] && o=1
+	keys "$o"
+	wait_for "$(mark $o)" "no view $o"
+	resize "$2" "$3"
+	keys "$1"
+	wait_for "$(mark "$1")" "no view $1 at $2x$3"
+	wait_stable
+}
 for size in "80 24" "60 20"; do
 for v in 1 2 3 4 5 6 7; do
-	keys "$v"
-	resize 160 50
-	wait_for "$v [A-Z]" "no view $v"
-	wait_stable
+	show "$v" 160 50
 	sed 's/ *$//' "$SCREEN" > "$T/wide.$v"
-	resize $size
-	wait_stable
+	show "$v" $size
 	sed 's/ *$//' "$SCREEN" > "$T/narrow.$v"
 	# each narrow line that is the start of a wide line must not stop
 	# inside a number of it
@@ -55,7 +75,7 @@ FNR == NR {
 	next
 }
 {
-	gsub(/…/, " ")	# one column, as on the screen
+	gsub(/…|█|░/, " ")	# one column each, as on the screen (awk counts bytes)
 	split(size, wh, " ")
 	left = substr($0, 1, int(wh[1] / 2)); right = substr($0, int(wh[1] / 2) + 1)
 	# the histogram (left half): "A-B extents [blocks]"
@@ -82,11 +102,8 @@ END {
 	exit bad
 }' "$T/frag" "$T/narrow.5" > "$T/bad" || fail "$(head -3 "$T/bad")"
 done
-resize 80 24
 # the overview at 80x24: its counts are debugfs's, whole or absent
-keys 1
-wait_for "Overview" "no overview"
-wait_stable
+show 1 80 24
 stats=$(debugfs -R stats "$img" 2>/dev/null)
 fb=$(echo "$stats" | sed -n 's/^Free blocks: *//p')
 fi=$(echo "$stats" | sed -n 's/^Free inodes: *//p')

@@ -44,6 +44,7 @@ run() {
 	tmux_start "env $* LANG=C.UTF-8 ASAN_OPTIONS='$ASAN_OPTIONS' LSAN_OPTIONS='$LSAN_OPTIONS' '$E2LAYOUT' '$img' 2>'$T/err'; echo \$? > '$T/rc'; sleep 60"
 	wait_for "owner scan complete" "$name: the owner scan never completed"
 	wait_for "file data" "$name: no legend"
+	wait_stable	# (the colours are read from one more capture)
 	$TM capture-pane -e -p -t e2l |
 		sed "s/$ESC\[\([0-9;]*\)m/<\1>/g" > "$T/cells"
 }
