@@ -48,7 +48,9 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS_CORE) ncursesw 2>/dev/null)
-CORE_LIBS  := $(shell pkg-config --libs $(PKGS_CORE) 2>/dev/null) -lm
+# libcrypto is loaded by core/live/sha256.c when a live move first needs it
+CORE_LIBS  := $(shell pkg-config --libs $(filter-out libcrypto,$(PKGS_CORE)) \
+		2>/dev/null) -lm
 TUI_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 RL_LIBS    := $(shell pkg-config --libs readline 2>/dev/null || echo -lreadline)
 TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

@@ -51,25 +51,38 @@ lmem() {	# lmem RUNG WHAT CMD
 	echo "  memory $1 $2: $kib KiB"
 }
 
-# rung NAME DESC IMG PER_DIR RUNS: the rows of one rung (one round of
-# RUNS runs a command, after one warmup; the cold round RUNS runs).
+# lstep NAME WHAT: how long the step just done took (the log's record of
+# what each row costs on each rung).
+lstep() {
+	echo "  [$1 $2: $((SECONDS - LSTEP_AT)) s]"
+	LSTEP_AT=$SECONDS
+}
+
+# rung NAME DESC IMG PER_DIR RUNS [WARMUP]: the rows of one rung (one round
+# of RUNS runs a command, after WARMUP runs, default 1; the cold round RUNS
+# runs).
 rung() {
 	local name=$1 desc=$2 img=$3 per=$4 b blks tui frag
-	local ROUNDS=1 RUNS=$5
+	local ROUNDS=1 RUNS=$5 WARMUP=${6:-$WARMUP}
+	LSTEP_AT=$SECONDS
 	b=$(rung_block "$img" "$per")
 	blks=$(rung_blocks "$img" 1000)
 	floor_script "$img" > "$W/$name.floor.sh"
 	pair "frag_$name" "-R frag --json" "$desc" 0.3333 "<= 1/3" \
 		"$E2L --json -R frag $img" "e2fsck -fn" "e2fsck -fn $img"
+	lstep "$name" frag
 	pair "top_$name" "-R 'frag --top 10000'" "$desc" 1.2 "<= 1.2x" \
 		"$E2L -R 'frag --top 10000' $img" "frag --top 10" \
 		"$E2L -R 'frag --top 10' $img"
+	lstep "$name" "frag --top"
 	pair "owner1_$name" "-R 'owner B' (a file block)" "$desc" 0.5 \
 		"<= 1/2" "$E2L -R 'owner $b' $img" "debugfs icheck" \
 		"debugfs -R 'icheck $b' $img"
+	lstep "$name" "owner B"
 	pair "ownerk_$name" "-R 'owner B1..B1000'" "$desc" 1.2 "<= 1.2x" \
 		"$E2L -R 'owner $blks' $img" "owner B" \
 		"$E2L -R 'owner $b' $img"
+	lstep "$name" "owner B1..B1000"
 	if [ "$COLD" = yes ]; then
 		# cold only: the floor is what the disk gives
 		hf "$W/floor_$name.json" 0 "$RUNS" "$DROP" \
@@ -81,12 +94,14 @@ rung() {
 			"<= 1.5x" "$(stats_of "$W/floor_$name.json" e2layout)" \
 			"$(stats_of "$W/floor_$name.json" "dd floor")" \
 			"$(wc -l < "$W/$name.floor.sh") dd runs"
+		lstep "$name" "I/O floor"
 	fi
 	tui="TERM=xterm-256color LINES=50 COLUMNS=160 script -qec \"$E2L --keys q $img\" /dev/null"
 	frag="TERM=xterm-256color LINES=50 COLUMNS=160 script -qec \"$E2L -R frag $img\" /dev/null"
 	pair "tui_$name" "TUI: the full owner scan, then quit" "$desc" 1.2 \
 		"<= 1.2x" "$tui" "frag" "$frag" "" \
 		"both under script(1); the scripted q waits for the scan"
+	lstep "$name" TUI
 	echo "memory $name"
 	lmem "$name" "e2layout frag" "$E2L -R frag $img"
 	lmem "$name" "e2layout owner B" "$E2L -R 'owner $b' $img"
@@ -94,6 +109,7 @@ rung() {
 	lmem "$name" "e2layout TUI full scan (script)" "$tui"
 	lmem "$name" "e2fsck -fn" "e2fsck -fn $img"
 	lmem "$name" "debugfs icheck B" "debugfs -R 'icheck $b' $img"
+	lstep "$name" memory
 	# the index's size: runs x 16 bytes, against the extents it covers
 	"$E2L" -R frag "$img" | awk -v n="$name" '/^Files:/ {
 		for (i = 1; i <= NF; i++) if ($(i + 1) == "extents") e = $i
@@ -133,7 +149,10 @@ ladder_rung() {
 			return
 		fi
 		image "l$name" ladder.sh "$size" "$n" 0 1000 "$W"
+		# 10M: no warmup runs (the probe run before each pair has
+		# read the same metadata; e2fsck -fn alone takes minutes)
 		rung "$name" "$name files" "$BDIR/l$name.img" 1000 \
-			$([ "$n" -ge 3000000 ] && echo 1 || echo 2)
+			$([ "$n" -ge 3000000 ] && echo 1 || echo 2) \
+			$([ "$n" -ge 10000000 ] && echo 0 || echo "$WARMUP")
 	}
 }

@@ -1,6 +1,9 @@
 /* sha256.h - SHA-256 for checking a file's content before and after a live
  * move, through libcrypto (OpenSSL), which uses the CPU's SHA instructions
- * where it has them: the check reads every byte of every file it moves. */
+ * where it has them: the check reads every byte of every file it moves.
+ * libcrypto is loaded when a digest is first asked for, not at the
+ * program's start: only a live move needs it, and loading it (21,000
+ * relocations) was most of the dynamic loader's time in every request. */
 #ifndef E2L_SHA256_H
 #define E2L_SHA256_H
 
@@ -8,9 +11,12 @@
 
 struct sha256 {
 	void *ctx;			/* EVP_MD_CTX; NULL after a failure */
+	void *lib;			/* libcrypto's handle (dlopen) */
+	void (*fn[6])(void);		/* its functions (sha256.c) */
 };
 
-/* Returns 0, or ENOMEM when libcrypto cannot make a context. */
+/* Returns 0, ENOENT when libcrypto cannot be loaded, or ENOMEM when it
+ * cannot make a context. */
 int sha256_init(struct sha256 *c);
 void sha256_update(struct sha256 *c, const void *data, size_t len);
 /*

@@ -433,7 +433,7 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
 	if (!fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
 	if (s->owners)
-		return owner_class_counts(s, first, count, counts);
+		return owner_cell_counts(s, first, count, counts);
 	total = ext2fs_blocks_count(fs->super);
 	end = first + count;
 	if (end < first || end > total)

@@ -4,6 +4,7 @@
 #include "owner_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,7 +158,8 @@ static unsigned digit(const struct frun *r, int shift)
  * from bit shift down: each pass counts the digits, then moves every run
  * into its bucket by swapping, with no second array.  Small buckets and
  * the last byte's buckets go to an insertion or heap sort by the full
- * order.
+ * order.  A bucket already in order (most of them: the scan's runs come
+ * almost sorted) costs one pass of comparisons.
  */
 static void flag_sort(struct frun *v, size_t n, int shift)
 {
@@ -169,6 +171,10 @@ static void flag_sort(struct frun *v, size_t n, int shift)
 		heapsort_runs(v, n);
 		return;
 	}
+	for (i = 1; i < n && frun_cmp(&v[i - 1], &v[i]) <= 0; i++)
+		;
+	if (i == n)
+		return;		/* in order already (the usual bucket) */
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < n; i++)
 		count[digit(&v[i], shift)]++;
@@ -195,24 +201,98 @@ static void flag_sort(struct frun *v, size_t n, int shift)
 			flag_sort(v + sum, count[b], shift - 8);
 }
 
-void frun_sort(struct frun_vec *vec)
+/* The radix sort of the whole vector. */
+static void full_sort(struct frun *v, size_t n)
 {
 	blk64_t all_or = 0, all_and = ~(blk64_t)0, diff;
-	size_t i, o = 0;
-	struct frun *v;
+	size_t i;
 	int shift = 0;
 
-	if (!vec->n)
-		return;
-	for (i = 0; i < vec->n; i++) {
-		all_or |= frun_start(&vec->v[i]);
-		all_and &= frun_start(&vec->v[i]);
+	for (i = 0; i < n; i++) {
+		all_or |= frun_start(&v[i]);
+		all_and &= frun_start(&v[i]);
 	}
 	/* from the highest byte in which the starts differ */
 	diff = all_or ^ all_and;
 	while (shift + 8 < 64 && (diff >> (shift + 8)))
 		shift += 8;
-	flag_sort(vec->v, vec->n, diff ? shift : -1);
+	flag_sort(v, n, diff ? shift : -1);
+}
+
+#define SPINE_POP_MAX 16	/* runs a dip may take back off the spine */
+
+/*
+ * The scan walks inodes in order, and ext4 puts a file's blocks near its
+ * inode's group, so the runs arrive almost sorted: a directory block or a
+ * file's extents elsewhere here and there.  One pass keeps the ascending
+ * "spine" in place at the front and moves the runs out of order (a run
+ * above its successor, or the spine's last few runs above a dip) into a
+ * side buffer of at most n/16 runs; those are sorted and merged back from
+ * the end.  Returns nonzero, with v holding the same runs in some order,
+ * when the runs are not nearly sorted (more than one in 16 moved out, or
+ * memory is short): then the radix sort does it all.
+ */
+static int nearly_sorted(struct frun *v, size_t n)
+{
+	size_t cap = n / 16 + 1, k = 0, m = 0, i, pops;
+	struct frun *o;
+	ptrdiff_t a, b, w;
+
+	o = malloc(cap * sizeof(*o));
+	if (!o)
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct frun x = v[i];
+
+		if (i + 1 < n && frun_cmp(&x, &v[i + 1]) > 0) {
+			o[k++] = x;	/* a spike: above what follows */
+		} else {
+			for (pops = 0; m && pops < SPINE_POP_MAX &&
+			     k < cap && frun_cmp(&v[m - 1], &x) > 0; pops++)
+				o[k++] = v[--m];
+			if (m && frun_cmp(&v[m - 1], &x) > 0) {
+				if (k < cap)
+					o[k++] = x;	/* a deep dip */
+				else
+					v[m++] = x;	/* given up below */
+			} else {
+				v[m++] = x;
+			}
+		}
+		if (k == cap || (i >= 4096 && k > i / 16)) {
+			/* too many: put them back in the hole (m + k == i + 1)
+			 * and give up */
+			memcpy(v + m, o, k * sizeof(*o));
+			free(o);
+			return 1;
+		}
+	}
+	/* here m + k == n, v[0..m) ascending */
+	if (k) {
+		full_sort(o, k);
+		a = (ptrdiff_t)m - 1;
+		b = (ptrdiff_t)k - 1;
+		w = (ptrdiff_t)n - 1;
+		while (b >= 0) {
+			if (a >= 0 && frun_cmp(&v[a], &o[b]) > 0)
+				v[w--] = v[a--];
+			else
+				v[w--] = o[b--];
+		}
+	}
+	free(o);
+	return 0;
+}
+
+void frun_sort(struct frun_vec *vec)
+{
+	size_t i, o = 0;
+	struct frun *v;
+
+	if (!vec->n)
+		return;
+	if (vec->n < 64 || nearly_sorted(vec->v, vec->n))
+		full_sort(vec->v, vec->n);
 	for (i = 0; i < vec->n; i++) {
 		const struct frun *p = o ? &vec->v[o - 1] : NULL;
 		const struct frun *c = &vec->v[i];

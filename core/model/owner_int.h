@@ -78,6 +78,15 @@ static inline blk64_t frun_end(const struct frun *r)
 	return frun_start(r) + r->len;
 }
 
+/* The class of a stored run. */
+static inline int frun_cls(const struct frun *r)
+{
+	static const uint8_t cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
+				       OWN_XATTR};
+
+	return cls[r->hi_cls >> 14];
+}
+
 /* The stored run as a wide one (for the query code). */
 void frun_unpack(const struct frun *r, struct orun *out);
 /* Appends r, cut into pieces of at most FRUN_MAX_LEN blocks; EOVERFLOW
@@ -211,6 +220,14 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 /* owner_lookup on an index (complete or not). */
 errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 			   blk64_t blk, struct owner_run *run);
+
+/*
+ * owner_class_counts from the index without a run answer for each piece
+ * (owner_cells.c: the TUI's map asks it for every cell): the same counts,
+ * bigalloc asked of owner_class_counts itself.  Adds to counts[].
+ */
+errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
+			    blk64_t counts[OWN_CLASS_MAX]);
 
 /* The bounded heap of the worst files (owner_top.c): offers one file;
  * ENOMEM when the heap cannot be allocated. */

@@ -139,14 +139,20 @@ static const char *const json_columns[] = {
 /* Appends v in decimal (and a comma) at p; returns the new end. */
 static char *put_u64(char *p, unsigned long long v)
 {
-	char tmp[24], *t = tmp + sizeof(tmp);
+	unsigned long long t = v;
+	char *q;
 
+	/* the digits written in place, last first: a copy from a scratch
+	 * buffer became a memcpy call per number (~6% of the request) */
 	do {
-		*--t = '0' + v % 10;
+		p++;
+		t /= 10;
+	} while (t);
+	q = p;
+	do {
+		*--q = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	while (t < tmp + sizeof(tmp))	/* a few bytes: no memcpy call */
-		*p++ = *t++;
 	*p++ = ',';
 	return p;
 }

@@ -92,9 +92,40 @@ static int ref_cmp(const void *a, const void *b)
 	return p.lblk < q.lblk ? -1 : p.lblk > q.lblk;
 }
 
-/* Sorts n random runs drawn from a start range of span blocks (with
- * a share of them on one start: a shared xattr block) both ways. */
-static void sort_case(size_t n, blk64_t base, blk64_t span, int shared)
+/* A start for run i of n: random in [base, base + span), or with near
+ * ascending as a scan in inode order gives them, with runs out of place
+ * (a directory block elsewhere, a few extents of one file elsewhere, a
+ * dip back to an earlier block, starts repeated). */
+static blk64_t case_start(size_t i, size_t n, blk64_t base, blk64_t span,
+			  int near)
+{
+	static blk64_t far;
+	static unsigned burst;
+
+	if (!near)
+		return base + next_rand() % span;
+	if (burst) {
+		burst--;
+		return base + (far += 1 + next_rand() % 8) % span;
+	}
+	switch (next_rand() % (unsigned)near) {
+	case 0:		/* a spike or a dip anywhere */
+		return base + next_rand() % span;
+	case 1:		/* a file's extents in another place */
+		far = next_rand() % span;
+		burst = next_rand() % (near >= 100 ? 4 : 40);
+		return base + far;
+	case 2:		/* the same start again soon */
+		return base + (blk64_t)((double)(i ? i - 1 : 0) * span / n);
+	}
+	return base + (blk64_t)((double)i * span / n);
+}
+
+/* Sorts n runs drawn from a start range of span blocks (near: see
+ * case_start; with shared, a share of them on one start: a shared xattr
+ * block) both ways. */
+static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
+		      int near)
 {
 	static const int cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR, OWN_XATTR};
 	struct frun_vec v = {0};
@@ -104,7 +135,7 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared)
 
 	for (i = 0; i < n; i++) {
 		int c = cls[next_rand() % 4];
-		blk64_t st = base + next_rand() % span;
+		blk64_t st = case_start(i, n, base, span, near);
 
 		if (shared && i % 3 == 0) {
 			st = base;
@@ -158,13 +189,22 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared)
 static void t_sort(void **state)
 {
 	(void)state;
-	sort_case(0, 0, 1, 0);
-	sort_case(1, 5, 1, 0);
-	sort_case(31, 100, 50, 0);
-	sort_case(5000, 0, 1ULL << 20, 0);
-	sort_case(20000, 1ULL << 40, 1ULL << 45, 0);
-	sort_case(20000, (1ULL << 46) - (1ULL << 33), 1ULL << 33, 1);
-	sort_case(3000, 7, 3, 1);	/* almost all starts equal */
+	sort_case(0, 0, 1, 0, 0);
+	sort_case(1, 5, 1, 0, 0);
+	sort_case(31, 100, 50, 0, 0);
+	sort_case(5000, 0, 1ULL << 20, 0, 0);
+	sort_case(20000, 1ULL << 40, 1ULL << 45, 0, 0);
+	sort_case(20000, (1ULL << 46) - (1ULL << 33), 1ULL << 33, 1, 0);
+	sort_case(3000, 7, 3, 1, 0);	/* almost all starts equal */
+	/* almost sorted (the scan's usual order): a few out of place, then
+	 * more and more of them, up to too many for the side buffer */
+	sort_case(100, 0, 1000, 0, 1000);
+	sort_case(50000, 0, 1ULL << 24, 0, 1000);
+	sort_case(50000, 1ULL << 30, 1ULL << 24, 0, 300);
+	sort_case(50000, 0, 1ULL << 24, 0, 50);
+	sort_case(50000, 0, 1ULL << 24, 0, 12);
+	sort_case(50000, 0, 1ULL << 24, 0, 4);
+	sort_case(50000, 0, 40000, 0, 3);
 }
 
 static void t_top(void **state)
