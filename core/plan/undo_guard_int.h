@@ -31,6 +31,9 @@
 #define SB_MAGIC	56	/* s_magic's offset in the superblock */
 #define SB_LOG_BSIZE	24	/* s_log_block_size */
 
+struct undo_writer;	/* undo_writer.c: what apply's file holds */
+struct uw_layer;	/* undo_writer.c: the channel it records */
+
 struct undo_guard {
 	int fd;			/* the undo file, created by us */
 	int devfd;		/* the device, read-only: its superblock */
@@ -44,6 +47,8 @@ struct undo_guard {
 	unsigned long long sb_off;
 	long fault;		/* E2L_FAULT_UNDO_WRITES=k: the k-th fails */
 	unsigned long long fs_offset;	/* IMAGE?offset=N: where the fs is */
+	struct undo_writer *w;	/* apply's own writer (NULL: libext2fs's) */
+	struct uw_layer *layer;	/* the channel it records, or NULL */
 };
 
 
@@ -65,7 +70,11 @@ int ug_dev_sb(struct undo_guard *g, unsigned char *sb);
 /* The copy and header follow the device's superblock when it changed;
  * g->stale when they cannot. */
 void ug_follow_sb(struct undo_guard *g);
-/* The guard being recorded (one per process), or NULL. */
+/* The guard libext2fs's undo manager records into (-z), or NULL. */
 struct undo_guard *ug_active(void);
+/* Apply's writer of g (undo_writer.c): made with the guard, freed with it
+ * (after the channel it recorded is closed or handed over). */
+errcode_t uw_new(struct undo_guard *g);
+void uw_free(struct undo_guard *g);
 
 #endif

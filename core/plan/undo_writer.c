@@ -1,11 +1,14 @@
 /* undo_writer.c - e2layout's own writer of e2undo files (E2UNDO02, the
- * format e2undo reads) for apply: an io manager over unix I/O that, before
- * each write reaches the device, saves the old contents of the blocks not
- * saved yet in large sequential reads, appends them with their keys, and
- * makes the file durable (fdatasync) - one key block and header write per
- * device write instead of one per block. */
+ * format e2undo reads) for apply: an io layer on the session's channel
+ * that, before each write reaches the device, saves the old contents of the
+ * blocks not saved yet in large sequential reads, appends them with their
+ * keys, and makes the file durable (fdatasync) - one key block and header
+ * write per device write instead of one per block.  It records from the
+ * apply to the session's last write (its close), through every reopen. */
 #include "undo_guard_int.h"
 #include "crc32c_fast.h"
+#include "e2l_err.h"
+#include "io_layer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,9 +41,10 @@ struct uw_run {
 	unsigned long long start, len;	/* in granules */
 };
 
+/* What one undo file holds (one per guard, whatever channels it records
+ * in turn: a block saved once is never saved again). */
 struct undo_writer {
 	struct undo_guard *g;
-	io_channel real;		/* unix I/O on the device */
 	unsigned long long gran;	/* bytes per granule: the fs block */
 	struct uw_run *runs;		/* saved, sorted, apart */
 	size_t nruns, cap;
@@ -53,9 +57,29 @@ struct undo_writer {
 	unsigned char *buf;		/* old contents, UW_KEYMAX bytes */
 	int isreg;			/* the device is a file: holes */
 	int sb_dirty;			/* a write covered the superblock */
+	/* what the file restores [pre_off, pre_off + pre_len) of the
+	 * filesystem to, instead of what the device holds then */
+	unsigned char *pre;
+	unsigned long long pre_off;
+	size_t pre_len;
 };
 
+/*
+ * The io layer on the channel a guard records (io_layer.h): every write
+ * through the channel has the old contents it covers saved first.  When
+ * its guard is finished (g NULL), writes are refused: nothing changes the
+ * device behind a finished undo file.
+ */
+struct uw_layer {
+	struct io_layer l;		/* first: found from the channel */
+	struct undo_guard *g;		/* NULL: finished */
+	io_channel ch;
+};
+
+/* The manager a session reopens with while it records (undo_guard_manager)
+ * and the guard its open attaches: an io manager's open has no context. */
 static struct struct_io_manager uw_mgr;
+static struct undo_guard *opening;
 
 /* A write to the undo file: counted for E2L_FAULT_UNDO_WRITES, and the
  * first failure refuses every later write. */
@@ -211,6 +235,24 @@ static errcode_t uw_read_old(struct undo_writer *w, unsigned long long off,
 	return 0;
 }
 
+/* The preimage over the old contents just read (bytes [off, off + got) of
+ * the filesystem, in w->buf): 1 when it covered some of them. */
+static int uw_overlay(struct undo_writer *w, unsigned long long off,
+		      size_t got)
+{
+	unsigned long long lo, hi;
+
+	if (!w->pre)
+		return 0;
+	lo = off > w->pre_off ? off : w->pre_off;
+	hi = off + got < w->pre_off + w->pre_len ? off + got :
+						     w->pre_off + w->pre_len;
+	if (lo >= hi)
+		return 0;
+	memcpy(w->buf + (lo - off), w->pre + (lo - w->pre_off), hi - lo);
+	return 1;
+}
+
 /* Appends the old contents of granules [a, a + n) as keys of at most
  * UW_KEYMAX bytes; zeros are left as holes in the undo file. */
 static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
@@ -230,6 +272,8 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 			return w->g->err = err;
 		if (!got)
 			return 0;	/* past the device's end */
+		if (uw_overlay(w, a * w->gran, got))
+			zero = all_zero(w->buf, got);
 		if (w->nkeys == UW_KPB) {	/* full: the next one follows */
 			uw_seal_keyb(w);
 			err = uw_put(w, w->keyb, UW_BLK, w->key_blk * UW_BLK);
@@ -308,25 +352,41 @@ static size_t uw_find(const struct undo_writer *w, unsigned long long a)
 	return lo;
 }
 
+/* Whether granules [a, b) are all saved. */
+static int uw_saved(const struct undo_writer *w, unsigned long long a,
+		    unsigned long long b)
+{
+	size_t i = uw_find(w, a);
+
+	return i < w->nruns && w->runs[i].start <= a &&
+	       w->runs[i].start + w->runs[i].len >= b;
+}
+
 /* Before bytes [off, off + len) of the filesystem are written: every
- * granule of theirs not saved yet is saved, and the file made durable. */
+ * granule of theirs not saved yet is saved, and the file made durable.
+ * Once the file failed, only blocks it holds already may still change
+ * (the MMP block's release), never the superblock, whose copy could not
+ * follow. */
 static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
 			 unsigned long long len)
 {
+	struct undo_guard *g = w->g;
 	unsigned long long a, b, gap;
 	size_t i;
 	int added = 0;
 	errcode_t err;
 
-	if (w->g->err)
-		return w->g->err;
 	if (!len)
 		return 0;
+	a = off / w->gran;
+	b = (off + len + w->gran - 1) / w->gran;
+	if (g->err || g->stale)
+		return g->have_hdr && uw_saved(w, a, b) &&
+		       (off >= SB_OFFSET + SB_SIZE || off + len <= SB_OFFSET) ?
+		       0 : (g->err ? g->err : EIO);
 	err = uw_start(w);
 	if (err)
 		return err;
-	a = off / w->gran;
-	b = (off + len + w->gran - 1) / w->gran;
 	while (a < b) {
 		i = uw_find(w, a);
 		if (i < w->nruns && w->runs[i].start <= a) {
@@ -367,18 +427,28 @@ static unsigned long long uw_bytes(io_channel ch, long long count)
 }
 
 static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
+				int count, const void *buf);
+
+static struct uw_layer *layer_of(io_channel ch)
+{
+	return (struct uw_layer *)io_layer_find(ch, uw_write_blk64);
+}
+
+static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
 				int count, const void *buf)
 {
-	struct undo_writer *w = ch->private_data;
+	struct uw_layer *L = layer_of(ch);
 	unsigned long long off = blk * ch->block_size;
 	unsigned long long len = uw_bytes(ch, count);
 	errcode_t err;
 
-	err = uw_save(w, off, len);
+	if (!L->g)
+		return E2L_ERR_UNDO_SEALED;
+	err = uw_save(L->g->w, off, len);
 	if (err)
 		return err;
-	err = io_channel_write_blk64(w->real, blk, count, buf);
-	uw_follow(w, off, len, 0);
+	err = L->l.below->write_blk64(ch, blk, count, buf);
+	uw_follow(L->g->w, off, len, 0);
 	return err;
 }
 
@@ -388,210 +458,258 @@ static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
 	return uw_write_blk64(ch, blk, count, buf);
 }
 
-static errcode_t uw_read_blk64(io_channel ch, unsigned long long blk,
-			       int count, void *buf)
-{
-	struct undo_writer *w = ch->private_data;
-
-	return io_channel_read_blk64(w->real, blk, count, buf);
-}
-
-static errcode_t uw_read_blk(io_channel ch, unsigned long blk, int count,
-			     void *buf)
-{
-	return uw_read_blk64(ch, blk, count, buf);
-}
-
 static errcode_t uw_discard(io_channel ch, unsigned long long blk,
 			    unsigned long long count)
 {
-	struct undo_writer *w = ch->private_data;
+	struct uw_layer *L = layer_of(ch);
+	unsigned long long off = blk * ch->block_size;
 	errcode_t err;
 
-	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
+	if (!L->g)
+		return E2L_ERR_UNDO_SEALED;
+	err = uw_save(L->g->w, off, count * ch->block_size);
 	if (err)
 		return err;
-	err = io_channel_discard(w->real, blk, count);
-	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
+	err = L->l.below->discard(ch, blk, count);
+	uw_follow(L->g->w, off, count * ch->block_size, 0);
 	return err;
 }
 
 static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
 			    unsigned long long count)
 {
-	struct undo_writer *w = ch->private_data;
+	struct uw_layer *L = layer_of(ch);
+	unsigned long long off = blk * ch->block_size;
 	errcode_t err;
 
-	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
+	if (!L->g)
+		return E2L_ERR_UNDO_SEALED;
+	err = uw_save(L->g->w, off, count * ch->block_size);
 	if (err)
 		return err;
-	err = io_channel_zeroout(w->real, blk, count);
-	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
+	err = L->l.below->zeroout(ch, blk, count);
+	uw_follow(L->g->w, off, count * ch->block_size, 0);
 	return err;
 }
 
 /* The undo file reaches the disk before the device's writes do. */
 static errcode_t uw_flush(io_channel ch)
 {
-	struct undo_writer *w = ch->private_data;
-	errcode_t err = 0;
+	struct uw_layer *L = layer_of(ch);
+	struct undo_guard *g = L->g;
+	errcode_t err;
 
-	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
-		w->g->err = errno;
-	err = io_channel_flush(w->real);
-	uw_follow(w, 0, 0, !err);
+	if (g && g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
+		g->err = errno;
+	err = L->l.below->flush(ch);
+	if (g)
+		uw_follow(g->w, 0, 0, !err);
 	return err;
 }
 
 static errcode_t uw_set_blksize(io_channel ch, int blksize)
 {
-	struct undo_writer *w = ch->private_data;
-	errcode_t err = io_channel_set_blksize(w->real, blksize);
+	struct uw_layer *L = layer_of(ch);
+	errcode_t err = L->l.below->set_blksize(ch, blksize);
 
-	if (!err)
-		ch->block_size = blksize;
-	uw_follow(w, 0, 0, 0);	/* unix I/O wrote its cache out */
+	if (L->g)	/* unix I/O wrote its cache out */
+		uw_follow(L->g->w, 0, 0, 0);
 	return err;
 }
 
 static errcode_t uw_set_option(io_channel ch, const char *opt,
 			       const char *arg)
 {
-	struct undo_writer *w = ch->private_data;
-	unsigned long long v = 0;
+	struct uw_layer *L = layer_of(ch);
+	unsigned long long v;
 	char *end;
-	errcode_t err;
 
 	if (!strcmp(opt, "tdb_data_size"))	/* libext2fs's: ours is fixed */
 		return 0;
-	if (!strcmp(opt, "offset")) {
-		if (!arg || w->g->have_hdr)
+	if (!strcmp(opt, "offset")) {	/* the one the guard was made for */
+		if (!arg)
 			return EXT2_ET_INVALID_ARGUMENT;
 		errno = 0;
 		v = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end)
+		if (errno || end == arg || *end ||
+		    (L->g && v != L->g->fs_offset))
 			return EXT2_ET_INVALID_ARGUMENT;
 	}
-	if (!w->real->manager->set_option)
+	if (!L->l.below->set_option)
 		return EXT2_ET_INVALID_ARGUMENT;
-	err = w->real->manager->set_option(w->real, opt, arg);
-	if (!err && !strcmp(opt, "offset"))
-		w->g->fs_offset = v;
-	return err;
+	return L->l.below->set_option(ch, opt, arg);
 }
 
-static errcode_t uw_get_stats(io_channel ch, io_stats *stats)
-{
-	struct undo_writer *w = ch->private_data;
-
-	if (!w->real->manager->get_stats)
-		return EXT2_ET_UNIMPLEMENTED;
-	return w->real->manager->get_stats(w->real, stats);
-}
-
-static errcode_t uw_readahead(io_channel ch, unsigned long long blk,
-			      unsigned long long count)
-{
-	struct undo_writer *w = ch->private_data;
-
-	return io_channel_cache_readahead(w->real, blk, count);
-}
-
-static void uw_free(struct undo_writer *w)
-{
-	free(w->runs);
-	free(w->buf);
-	free(w);
-}
-
+/* The channel closes: what unix I/O cached reaches the device (each block
+ * saved when it was written), then the superblock copy follows it. */
 static errcode_t uw_close(io_channel ch)
 {
-	struct undo_writer *w = ch->private_data;
+	struct uw_layer *L = layer_of(ch);
+	struct undo_guard *g = L->g;
 	errcode_t err;
 
-	if (--ch->refcount > 0)
-		return 0;
-	err = io_channel_close(w->real);	/* writes unix I/O's cache */
-	ug_follow_sb(w->g);
-	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
-		w->g->err = errno;
-	uw_free(w);
-	ext2fs_free_mem(&ch->name);
-	ext2fs_free_mem(&ch);
+	if (ch->refcount > 1)	/* a duplicated handle's: it only counts */
+		return L->l.below->close(ch);
+	err = L->l.below->close(ch);
+	if (g) {
+		ug_follow_sb(g);
+		if (g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
+			g->err = errno;
+		g->layer = NULL;
+	}
+	free(L);
 	return err;
 }
 
-static errcode_t uw_open(const char *name, int flags, io_channel *chp)
+/* Installs the recording layer of g on ch. */
+static errcode_t layer_push(struct undo_guard *g, io_channel ch)
 {
-	struct undo_guard *g = ug_active();
-	struct undo_writer *w;
-	io_channel ch = NULL;
-	struct stat st;
+	struct uw_layer *L = calloc(1, sizeof(*L));
+
+	if (!L)
+		return ENOMEM;
+	io_layer_push(ch, &L->l);
+	L->l.mgr.write_blk = uw_write_blk;
+	L->l.mgr.write_blk64 = uw_write_blk64;
+	/* without it libext2fs writes the primary superblock whole, through
+	 * write_blk64: recorded, and never torn */
+	L->l.mgr.write_byte = NULL;
+	L->l.mgr.flush = uw_flush;
+	L->l.mgr.set_blksize = uw_set_blksize;
+	L->l.mgr.set_option = uw_set_option;
+	L->l.mgr.close = uw_close;
+	if (L->l.below->discard)
+		L->l.mgr.discard = uw_discard;
+	if (L->l.below->zeroout)
+		L->l.mgr.zeroout = uw_zeroout;
+	L->g = g;
+	L->ch = ch;
+	g->layer = L;
+	return 0;
+}
+
+errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
+			      const void *data, size_t len)
+{
+	struct undo_writer *w = g->w;
+
+	if (!w || g->have_hdr || w->pre || !len)
+		return EXT2_ET_INVALID_ARGUMENT;
+	w->pre = malloc(len);
+	if (!w->pre)
+		return ENOMEM;
+	memcpy(w->pre, data, len);
+	w->pre_off = off;
+	w->pre_len = len;
+	return 0;
+}
+
+errcode_t undo_guard_attach(struct undo_guard *g, io_channel ch,
+			    struct undo_guard **prev)
+{
+	struct uw_layer *L = layer_of(ch);
 	errcode_t err;
 
-	if (!g || !name)
-		return EXT2_ET_BAD_DEVICE_NAME;
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return EXT2_ET_NO_MEMORY;
-	w->g = g;
-	w->gran = 1024;
-	w->buf = malloc(UW_KEYMAX);
-	err = w->buf ? 0 : EXT2_ET_NO_MEMORY;
+	*prev = NULL;
+	if (!g->w || g->layer || g->have_hdr)
+		return EXT2_ET_INVALID_ARGUMENT;
+	/* what the channel caches reaches the device (through the file
+	 * recording it until now, if any) before this file starts */
+	err = io_channel_flush(ch);
 	if (!err)
-		err = unix_io_manager->open(name, flags & ~IO_FLAG_THREADS,
-					    &w->real);
+		err = uw_start(g->w);
+	/* the preimage is recorded now: a crash from here on leaves a file
+	 * that restores it */
+	if (!err && g->w->pre)
+		err = uw_save(g->w, g->w->pre_off, g->w->pre_len);
 	if (err)
-		goto fail;
-	if (g->devfd < 0)
-		g->devfd = open(name, O_RDONLY | O_CLOEXEC);
-	if (g->devfd < 0) {
-		err = errno;
-		goto fail;
-	}
-	w->isreg = !fstat(g->devfd, &st) && S_ISREG(st.st_mode);
-	err = ext2fs_get_memzero(sizeof(*ch), &ch);
-	if (!err)
-		err = ext2fs_get_mem(strlen(name) + 1, &ch->name);
-	if (err)
-		goto fail;
-	strcpy(ch->name, name);
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = &uw_mgr;
-	ch->block_size = w->real->block_size;
-	ch->refcount = 1;
-	ch->flags = w->real->flags & CHANNEL_FLAGS_DISCARD_ZEROES;
-	ch->private_data = w;
-	*chp = ch;
+		return err;
+	if (!L)
+		return layer_push(g, ch);
+	/* the file recording ch until now ends here, with nothing between */
+	*prev = L->g;
+	if (L->g)
+		L->g->layer = NULL;
+	L->g = g;
+	g->layer = L;
 	return 0;
-fail:
-	if (ch)
-		ext2fs_free_mem(&ch);
-	if (w->real)
-		io_channel_close(w->real);
-	uw_free(w);
+}
+
+/* Opens unix I/O and records it into the guard named by
+ * undo_guard_manager. */
+static errcode_t uw_open(const char *name, int flags, io_channel *chp)
+{
+	struct undo_guard *g = opening;
+	errcode_t err;
+
+	if (!g || !g->w || g->layer || !name)
+		return EXT2_ET_BAD_DEVICE_NAME;
+	err = unix_io_manager->open(name, flags & ~IO_FLAG_THREADS, chp);
+	if (err)
+		return err;
+	err = layer_push(g, *chp);
+	if (err) {
+		io_channel_close(*chp);
+		*chp = NULL;
+	}
 	return err;
 }
 
 io_manager undo_guard_manager(struct undo_guard *g)
 {
-	if (!g)
+	if (!g || !g->w)
 		return NULL;
+	opening = g;
 	memset(&uw_mgr, 0, sizeof(uw_mgr));
-	uw_mgr.magic = EXT2_ET_MAGIC_IO_MANAGER;
+	uw_mgr = *unix_io_manager;
 	uw_mgr.name = "e2layout undo writer";
 	uw_mgr.open = uw_open;
-	uw_mgr.close = uw_close;
-	uw_mgr.set_blksize = uw_set_blksize;
-	uw_mgr.read_blk = uw_read_blk;
-	uw_mgr.write_blk = uw_write_blk;
-	uw_mgr.flush = uw_flush;
-	uw_mgr.set_option = uw_set_option;
-	uw_mgr.get_stats = uw_get_stats;
-	uw_mgr.read_blk64 = uw_read_blk64;
-	uw_mgr.write_blk64 = uw_write_blk64;
-	uw_mgr.discard = uw_discard;
-	uw_mgr.zeroout = uw_zeroout;
-	uw_mgr.cache_readahead = uw_readahead;
 	return &uw_mgr;
+}
+
+void undo_guard_detach(struct undo_guard *g)
+{
+	struct uw_layer *L = g ? g->layer : NULL;
+
+	if (!L)
+		return;
+	io_channel_flush(L->ch);
+	L->g = NULL;
+	g->layer = NULL;
+	ug_follow_sb(g);
+}
+
+errcode_t uw_new(struct undo_guard *g)
+{
+	struct undo_writer *w = calloc(1, sizeof(*w));
+	struct stat st;
+
+	if (!w)
+		return ENOMEM;
+	w->g = g;
+	w->gran = 1024;
+	w->buf = malloc(UW_KEYMAX);
+	if (!w->buf) {
+		free(w);
+		return ENOMEM;
+	}
+	w->isreg = g->devfd >= 0 && !fstat(g->devfd, &st) &&
+		   S_ISREG(st.st_mode);
+	g->w = w;
+	return 0;
+}
+
+void uw_free(struct undo_guard *g)
+{
+	struct undo_writer *w = g->w;
+
+	if (opening == g)
+		opening = NULL;
+	if (!w)
+		return;
+	free(w->runs);
+	free(w->buf);
+	free(w->pre);
+	free(w);
+	g->w = NULL;
 }
