@@ -5,7 +5,8 @@
 # size, repack-flex) gives back the image byte for byte with the real
 # e2undo, MMP block included, and e2fsck -fn finds it clean; so do a -f
 # script's two applies with a debugfs write between them (its undo files
-# run newest first; without MMP too), and a -z session.  (libext2fs rewrote the superblock
+# run newest first), a write after an apply (both without MMP too), and a
+# -z session.  (libext2fs rewrote the superblock
 # and the MMP block after apply had finished its undo file: e2undo refused
 # it.)  Each MMP -w open waits about 11 s, so the cases run at once.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -98,6 +99,22 @@ two() {
 		"$o_dir/2.e2undo" "$o_dir/1.e2undo"
 }
 
+# after NAME IMG: a -f script whose debugfs write comes after its apply:
+# the apply's undo file takes it in (and the close's writes).
+after() {
+	o_dir=$T/$1
+	mkdir "$o_dir"
+	cp --sparse=always "$2" "$o_dir/c.img"
+	printf '%s\n' "evacuate $3-$3 --undo $o_dir/1.e2undo" \
+		"sif /f2 mtime @1600000000" > "$o_dir/script"
+	"$E2LAYOUT" -w -f "$o_dir/script" "$o_dir/c.img" > "$o_dir/out" 2>&1 ||
+		{ o_rc=$?; cat "$o_dir/out"; echo "FAIL: $1: the script: exit $o_rc"
+		  return 1; }
+	debugfs -R "stat /f2" "$o_dir/c.img" 2>/dev/null | grep -q "mtime: 0x5f5e1000" ||
+		{ echo "FAIL: $1: the write after the apply was not made"; return 1; }
+	restored "$1: a write after the apply" "$2" "$o_dir/c.img" "$o_dir/1.e2undo"
+}
+
 # zfile NAME IMG REQUEST: a -z session applying REQUEST.
 zfile() {
 	o_dir=$T/$1
@@ -136,6 +153,9 @@ done
 cp --sparse=always "$T/c4.img" "$T/n4.img"
 tune2fs -O ^mmp "$T/n4.img" >/dev/null 2>&1 || fail "tune2fs -O ^mmp"
 start n4-two two n4-two "$T/n4.img"
+b=$(debugfs -R "bmap /big 0" "$T/n4.img" 2>/dev/null)
+start n4-after after n4-after "$T/n4.img" "$b"
+start c4-after after c4-after "$T/c4.img" "$b"
 start c4-two two c4-two "$T/c4.img"
 start c1-two two c1-two "$T/c1.img"
 start c4-z zfile c4-z "$T/c4.img" "defrag /big"
