@@ -1,7 +1,8 @@
 /* undo_guard_int.h - what the two writers of e2layout's undo files share
  * (undo_guard.c: libext2fs's undo manager through our channels; undo_writer.c:
- * e2layout's own writer of the same format for apply): the guard's state,
- * the header's layout and the superblock copy that follows the device. */
+ * e2layout's own writer of the same format for apply, on the session's
+ * channel through undo_layer.c): the guard's state, the header's layout and
+ * the superblock copy that follows the device. */
 #ifndef E2L_UNDO_GUARD_INT_H
 #define E2L_UNDO_GUARD_INT_H
 
@@ -76,5 +77,17 @@ struct undo_guard *ug_active(void);
  * (after the channel it recorded is closed or handed over). */
 errcode_t uw_new(struct undo_guard *g);
 void uw_free(struct undo_guard *g);
+/* The file's header, superblock copy and preimage, before it records. */
+errcode_t uw_begin(struct undo_guard *g);
+/* Before bytes [off, off + len) of the filesystem are written: what they
+ * hold saved in g's file (0), or why the write must not be made. */
+errcode_t uw_save(struct undo_guard *g, unsigned long long off,
+		  unsigned long long len);
+/* After a write of [off, off + len) (0, 0: a flush, flushed when it
+ * succeeded): the superblock copy follows the device's. */
+void uw_follow(struct undo_guard *g, unsigned long long off,
+	       unsigned long long len, int flushed);
+/* undo_layer.c: g is freed; no reopen may attach it any more. */
+void uw_layer_forget(struct undo_guard *g);
 
 #endif

@@ -3,12 +3,10 @@
  * that, before each write reaches the device, saves the old contents of the
  * blocks not saved yet in large sequential reads, appends them with their
  * keys, and makes the file durable (fdatasync) - one key block and header
- * write per device write instead of one per block.  It records from the
- * apply to the session's last write (its close), through every reopen. */
+ * write per device write instead of one per block.  What it records are
+ * the writes through the channel it is attached to (undo_layer.c). */
 #include "undo_guard_int.h"
 #include "crc32c_fast.h"
-#include "e2l_err.h"
-#include "io_layer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,22 +62,6 @@ struct undo_writer {
 	size_t pre_len;
 };
 
-/*
- * The io layer on the channel a guard records (io_layer.h): every write
- * through the channel has the old contents it covers saved first.  When
- * its guard is finished (g NULL), writes are refused: nothing changes the
- * device behind a finished undo file.
- */
-struct uw_layer {
-	struct io_layer l;		/* first: found from the channel */
-	struct undo_guard *g;		/* NULL: finished */
-	io_channel ch;
-};
-
-/* The manager a session reopens with while it records (undo_guard_manager)
- * and the guard its open attaches: an io manager's open has no context. */
-static struct struct_io_manager uw_mgr;
-static struct undo_guard *opening;
 
 /* A write to the undo file: counted for E2L_FAULT_UNDO_WRITES, and the
  * first failure refuses every later write. */
@@ -367,7 +349,7 @@ static int uw_saved(const struct undo_writer *w, unsigned long long a,
  * Once the file failed, only blocks it holds already may still change
  * (the MMP block's release), never the superblock, whose copy could not
  * follow. */
-static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
+static errcode_t save_old(struct undo_writer *w, unsigned long long off,
 			 unsigned long long len)
 {
 	struct undo_guard *g = w->g;
@@ -408,8 +390,8 @@ static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
 
 /* After a write reached the device (or unix I/O's cache): the superblock
  * copy follows the device's until a flush has put it on the device. */
-static void uw_follow(struct undo_writer *w, unsigned long long off,
-		      unsigned long long len, int flushed)
+static void follow(struct undo_writer *w, unsigned long long off,
+		   unsigned long long len, int flushed)
 {
 	if (len && off < SB_OFFSET + SB_SIZE && off + len > SB_OFFSET)
 		w->sb_dirty = 1;
@@ -420,172 +402,28 @@ static void uw_follow(struct undo_writer *w, unsigned long long off,
 		w->sb_dirty = 0;
 }
 
-static unsigned long long uw_bytes(io_channel ch, long long count)
+errcode_t uw_save(struct undo_guard *g, unsigned long long off,
+		  unsigned long long len)
 {
-	return count < 0 ? (unsigned long long)-count :
-			   (unsigned long long)count * ch->block_size;
+	return save_old(g->w, off, len);
 }
 
-static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
-				int count, const void *buf);
-
-static struct uw_layer *layer_of(io_channel ch)
+void uw_follow(struct undo_guard *g, unsigned long long off,
+	       unsigned long long len, int flushed)
 {
-	return (struct uw_layer *)io_layer_find(ch, uw_write_blk64);
+	follow(g->w, off, len, flushed);
 }
 
-static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
-				int count, const void *buf)
+errcode_t uw_begin(struct undo_guard *g)
 {
-	struct uw_layer *L = layer_of(ch);
-	unsigned long long off = blk * ch->block_size;
-	unsigned long long len = uw_bytes(ch, count);
-	errcode_t err;
+	struct undo_writer *w = g->w;
+	errcode_t err = uw_start(w);
 
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g->w, off, len);
-	if (err)
-		return err;
-	err = L->l.below->write_blk64(ch, blk, count, buf);
-	uw_follow(L->g->w, off, len, 0);
+	/* the preimage is recorded now: a crash from here on leaves a file
+	 * that restores it */
+	if (!err && w->pre)
+		err = save_old(w, w->pre_off, w->pre_len);
 	return err;
-}
-
-static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
-			      const void *buf)
-{
-	return uw_write_blk64(ch, blk, count, buf);
-}
-
-static errcode_t uw_discard(io_channel ch, unsigned long long blk,
-			    unsigned long long count)
-{
-	struct uw_layer *L = layer_of(ch);
-	unsigned long long off = blk * ch->block_size;
-	errcode_t err;
-
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g->w, off, count * ch->block_size);
-	if (err)
-		return err;
-	err = L->l.below->discard(ch, blk, count);
-	uw_follow(L->g->w, off, count * ch->block_size, 0);
-	return err;
-}
-
-static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
-			    unsigned long long count)
-{
-	struct uw_layer *L = layer_of(ch);
-	unsigned long long off = blk * ch->block_size;
-	errcode_t err;
-
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g->w, off, count * ch->block_size);
-	if (err)
-		return err;
-	err = L->l.below->zeroout(ch, blk, count);
-	uw_follow(L->g->w, off, count * ch->block_size, 0);
-	return err;
-}
-
-/* The undo file reaches the disk before the device's writes do. */
-static errcode_t uw_flush(io_channel ch)
-{
-	struct uw_layer *L = layer_of(ch);
-	struct undo_guard *g = L->g;
-	errcode_t err;
-
-	if (g && g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
-		g->err = errno;
-	err = L->l.below->flush(ch);
-	if (g)
-		uw_follow(g->w, 0, 0, !err);
-	return err;
-}
-
-static errcode_t uw_set_blksize(io_channel ch, int blksize)
-{
-	struct uw_layer *L = layer_of(ch);
-	errcode_t err = L->l.below->set_blksize(ch, blksize);
-
-	if (L->g)	/* unix I/O wrote its cache out */
-		uw_follow(L->g->w, 0, 0, 0);
-	return err;
-}
-
-static errcode_t uw_set_option(io_channel ch, const char *opt,
-			       const char *arg)
-{
-	struct uw_layer *L = layer_of(ch);
-	unsigned long long v;
-	char *end;
-
-	if (!strcmp(opt, "tdb_data_size"))	/* libext2fs's: ours is fixed */
-		return 0;
-	if (!strcmp(opt, "offset")) {	/* the one the guard was made for */
-		if (!arg)
-			return EXT2_ET_INVALID_ARGUMENT;
-		errno = 0;
-		v = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end ||
-		    (L->g && v != L->g->fs_offset))
-			return EXT2_ET_INVALID_ARGUMENT;
-	}
-	if (!L->l.below->set_option)
-		return EXT2_ET_INVALID_ARGUMENT;
-	return L->l.below->set_option(ch, opt, arg);
-}
-
-/* The channel closes: what unix I/O cached reaches the device (each block
- * saved when it was written), then the superblock copy follows it. */
-static errcode_t uw_close(io_channel ch)
-{
-	struct uw_layer *L = layer_of(ch);
-	struct undo_guard *g = L->g;
-	errcode_t err;
-
-	if (ch->refcount > 1)	/* a duplicated handle's: it only counts */
-		return L->l.below->close(ch);
-	err = L->l.below->close(ch);
-	if (g) {
-		ug_follow_sb(g);
-		if (g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
-			g->err = errno;
-		g->layer = NULL;
-	}
-	free(L);
-	return err;
-}
-
-/* Installs the recording layer of g on ch. */
-static errcode_t layer_push(struct undo_guard *g, io_channel ch)
-{
-	struct uw_layer *L = calloc(1, sizeof(*L));
-
-	if (!L)
-		return ENOMEM;
-	io_layer_push(ch, &L->l);
-	L->l.mgr.write_blk = uw_write_blk;
-	L->l.mgr.write_blk64 = uw_write_blk64;
-	/* without it libext2fs writes the primary superblock whole, through
-	 * write_blk64: recorded, and never torn */
-	L->l.mgr.write_byte = NULL;
-	L->l.mgr.flush = uw_flush;
-	L->l.mgr.set_blksize = uw_set_blksize;
-	L->l.mgr.set_option = uw_set_option;
-	L->l.mgr.close = uw_close;
-	if (L->l.below->discard)
-		L->l.mgr.discard = uw_discard;
-	if (L->l.below->zeroout)
-		L->l.mgr.zeroout = uw_zeroout;
-	L->g = g;
-	L->ch = ch;
-	g->layer = L;
-	return 0;
 }
 
 errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
@@ -602,81 +440,6 @@ errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
 	w->pre_off = off;
 	w->pre_len = len;
 	return 0;
-}
-
-errcode_t undo_guard_attach(struct undo_guard *g, io_channel ch,
-			    struct undo_guard **prev)
-{
-	struct uw_layer *L = layer_of(ch);
-	errcode_t err;
-
-	*prev = NULL;
-	if (!g->w || g->layer || g->have_hdr)
-		return EXT2_ET_INVALID_ARGUMENT;
-	/* what the channel caches reaches the device (through the file
-	 * recording it until now, if any) before this file starts */
-	err = io_channel_flush(ch);
-	if (!err)
-		err = uw_start(g->w);
-	/* the preimage is recorded now: a crash from here on leaves a file
-	 * that restores it */
-	if (!err && g->w->pre)
-		err = uw_save(g->w, g->w->pre_off, g->w->pre_len);
-	if (err)
-		return err;
-	if (!L)
-		return layer_push(g, ch);
-	/* the file recording ch until now ends here, with nothing between */
-	*prev = L->g;
-	if (L->g)
-		L->g->layer = NULL;
-	L->g = g;
-	g->layer = L;
-	return 0;
-}
-
-/* Opens unix I/O and records it into the guard named by
- * undo_guard_manager. */
-static errcode_t uw_open(const char *name, int flags, io_channel *chp)
-{
-	struct undo_guard *g = opening;
-	errcode_t err;
-
-	if (!g || !g->w || g->layer || !name)
-		return EXT2_ET_BAD_DEVICE_NAME;
-	err = unix_io_manager->open(name, flags & ~IO_FLAG_THREADS, chp);
-	if (err)
-		return err;
-	err = layer_push(g, *chp);
-	if (err) {
-		io_channel_close(*chp);
-		*chp = NULL;
-	}
-	return err;
-}
-
-io_manager undo_guard_manager(struct undo_guard *g)
-{
-	if (!g || !g->w)
-		return NULL;
-	opening = g;
-	memset(&uw_mgr, 0, sizeof(uw_mgr));
-	uw_mgr = *unix_io_manager;
-	uw_mgr.name = "e2layout undo writer";
-	uw_mgr.open = uw_open;
-	return &uw_mgr;
-}
-
-void undo_guard_detach(struct undo_guard *g)
-{
-	struct uw_layer *L = g ? g->layer : NULL;
-
-	if (!L)
-		return;
-	io_channel_flush(L->ch);
-	L->g = NULL;
-	g->layer = NULL;
-	ug_follow_sb(g);
 }
 
 errcode_t uw_new(struct undo_guard *g)
@@ -703,8 +466,7 @@ void uw_free(struct undo_guard *g)
 {
 	struct undo_writer *w = g->w;
 
-	if (opening == g)
-		opening = NULL;
+	uw_layer_forget(g);
 	if (!w)
 		return;
 	free(w->runs);
