@@ -520,6 +520,9 @@ static errcode_t undo_begin(struct session *s, const struct plan *p,
 			s->fs->blocksize) : 0;
 	if (!err)
 		err = undo_guard_attach(g, s->fs->io, &prev);
+	/* (an earlier file whose channel is gone: finished all the same) */
+	if (!err && !prev)
+		prev = s->apply_undo;
 	if (err) {
 		undo_guard_close(&g, NULL, NULL);
 		out_error(s->out, "apply", err, "while starting the undo file "

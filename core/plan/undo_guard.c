@@ -596,7 +596,11 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 		*recorded = g && g->have_hdr;
 	if (!g)
 		return 0;
-	ug_follow_sb(g);	/* the last word on the superblock */
+	/* the last word on the superblock: libext2fs's manager has closed
+	 * its channel (apply's writer followed it while it recorded one, and
+	 * must not follow writes it did not record) */
+	if (!g->w)
+		ug_follow_sb(g);
 	ret = g->stale ? (g->err ? g->err : EIO) : 0;
 	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
 		ret = errno;
@@ -620,6 +624,7 @@ errcode_t undo_guard_state(struct undo_guard *g, errcode_t *write_err,
 {
 	*write_err = g->err;
 	*recorded = g->have_hdr;
-	ug_follow_sb(g);
+	if (!g->w || g->layer)	/* while it records a channel */
+		ug_follow_sb(g);
 	return g->stale ? (g->err ? g->err : EIO) : 0;
 }

@@ -347,6 +347,25 @@ static errcode_t show_journal_device(struct session *s, const char *device)
 	return E2L_ERR_BAD_ARGUMENT;
 }
 
+/* The last apply's undo file, once nothing more is written: finished,
+ * and said so when it cannot restore. */
+static errcode_t seal_apply_undo(struct session *s)
+{
+	char *path;
+	errcode_t e;
+
+	if (!s->apply_undo)
+		return 0;
+	path = strdup(undo_guard_path(s->apply_undo));
+	e = undo_guard_close(&s->apply_undo, NULL, NULL);
+	if (e)
+		out_error(s->out, "e2layout", e, "while writing the undo file "
+			  "%s: it cannot restore %s; run e2fsck -fn on it",
+			  path ? path : "", s->device);
+	free(path);
+	return e;
+}
+
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
@@ -356,6 +375,9 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 
 	if (s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	/* the file of an apply whose reopen failed: nothing more goes in */
+	if (s->apply_undo && seal_apply_undo(s))
+		s->failed = 1;
 	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
 	 * opens the named file as it is; so does -s) */
 	if (!s->debugfs && !superblock &&
@@ -460,25 +482,6 @@ errcode_t session_reopen(struct session *s, io_manager io, int open_flags,
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
 	e = need ? session_need(s, need) : 0;
 	return err ? err : e;
-}
-
-/* The last apply's undo file, once nothing more is written: finished,
- * and said so when it cannot restore. */
-static errcode_t seal_apply_undo(struct session *s)
-{
-	char *path;
-	errcode_t e;
-
-	if (!s->apply_undo)
-		return 0;
-	path = strdup(undo_guard_path(s->apply_undo));
-	e = undo_guard_close(&s->apply_undo, NULL, NULL);
-	if (e)
-		out_error(s->out, "e2layout", e, "while writing the undo file "
-			  "%s: it cannot restore %s; run e2fsck -fn on it",
-			  path ? path : "", s->device);
-	free(path);
-	return e;
 }
 
 errcode_t session_close(struct session *s)
