@@ -12,6 +12,7 @@
 #include "demo.h"
 #include "dfs_open.h"
 #include "help.h"
+#include "undo_guard.h"
 #include "lab.h"
 #include "man.h"
 #include "shell.h"
@@ -429,10 +430,14 @@ int main(int argc, char **argv)
 	/* a -z file that cannot restore is said so by session_close */
 	if (session_close(&s))
 		s.failed = 1;
-	else if (o.undo && !err)
+	else if (o.undo && !err) {
+		char *cmd = undo_restore_cmd(o.undo, o.device);
+
 		fprintf(stderr, "e2layout: undo file written to %s "
-				"(restore with: e2undo %s %s)\n",
-			o.undo, o.undo, o.device);
+				"(restore with: %s)\n", o.undo,
+			cmd ? cmd : "e2undo");
+		free(cmd);
+	}
 	sink_free(&out);
 	if (err)
 		return EXIT_NOOPEN;

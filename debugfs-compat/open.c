@@ -148,6 +148,22 @@ const struct cmd_entry cmd_open_filesys = {
 	.run = do_open,
 };
 
+/* Closes the filesystem; the list of undo files the session's applies
+ * wrote stays (the shell names them at exit, whatever was opened since). */
+static errcode_t close_keep_list(struct session *s)
+{
+	char **files = s->undo_files;
+	size_t n = s->n_undo_files;
+	errcode_t err;
+
+	s->undo_files = NULL;
+	s->n_undo_files = 0;
+	err = session_close(s);
+	s->undo_files = files;
+	s->n_undo_files = n;
+	return err;
+}
+
 static int do_close(struct session *s, int argc, char **argv)
 {
 	int c;
@@ -165,7 +181,7 @@ usage:
 		return CMD_FAIL;
 	}
 	s->now = 0;
-	return session_close(s) ? CMD_FAIL : CMD_OK;
+	return close_keep_list(s) ? CMD_FAIL : CMD_OK;
 }
 
 static const char *const close_aliases[] = {"close", NULL};

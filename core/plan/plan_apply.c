@@ -462,11 +462,14 @@ static errcode_t check_safe(struct session *s)
 }
 
 /* What the undo file can still do after an apply that failed (applied:
- * 0) or whose undo file failed (applied: 1), said plainly. */
-static void undo_verdict(struct session *s, const char *path, int applied,
-			 errcode_t stale, errcode_t werr, int recorded)
+ * 0) or whose undo file failed (applied: 1), said plainly; own: the file
+ * is this apply's (else an earlier apply's, still recording). */
+static void undo_verdict(struct session *s, const char *path, int own,
+			 int applied, errcode_t stale, errcode_t werr,
+			 int recorded)
 {
 	int jnl = s->fs && ext2fs_has_feature_journal(s->fs->super);
+	char *cmd = undo_restore_cmd(path, s->device);
 
 	if (!recorded)	/* every write waits for its record first */
 		out_error(s->out, "apply", werr, "%s%s: nothing was written to "
@@ -475,10 +478,12 @@ static void undo_verdict(struct session *s, const char *path, int applied,
 			  "the undo file ", path, s->device);
 	else if (!stale)
 		out_error(s->out, "apply", 0, "the undo file %s %srecords "
-			  "every block written before the failure: `e2undo "
-			  "%s %s` puts %s back as it was before this apply",
-			  path, werr ? "could not be written further, but " :
-			  "", path, s->device, s->device);
+			  "every block written before the failure: `%s` puts %s "
+			  "back as it was before %s%s", path,
+			  werr ? "could not be written further, but " : "",
+			  cmd ? cmd : "e2undo", s->device, own ? "this apply" :
+			  "the apply that started it", werr ? "; this session "
+			  "writes nothing more" : "");
 	else if (applied)
 		out_error(s->out, "apply", stale, "while writing the undo file "
 			  "%s: it is incomplete and cannot restore %s (the new "
@@ -490,6 +495,73 @@ static void undo_verdict(struct session *s, const char *path, int applied,
 			  jnl ? "the journal keeps the filesystem consistent" :
 			  "the filesystem holds the old or the new layout",
 			  s->device);
+	free(cmd);
+}
+
+/*
+ * Starts recording the session's writes into a new undo file at undo_path
+ * (undo_writer.c): from now to the filesystem's close, every write through
+ * its channel goes into it.  The file of an earlier apply, recording until
+ * now, is finished here.  Prints why not.
+ */
+static errcode_t undo_begin(struct session *s, const struct plan *p,
+			    const char *undo_path)
+{
+	struct undo_guard *g = NULL, *prev = NULL;
+	errcode_t err, e;
+
+	err = undo_guard_new(s, "apply", s->device, undo_path,
+			     undo_plan_worst(s->fs, p), &g);
+	if (err)
+		return err;
+	/* the MMP block goes back as the session found it */
+	err = s->mmp_found ? undo_guard_preimage(g, s->mmp_found_blk *
+			(unsigned long long)s->fs->blocksize, s->mmp_found,
+			s->fs->blocksize) : 0;
+	if (!err)
+		err = undo_guard_attach(g, s->fs->io, &prev);
+	/* (an earlier file whose channel is gone: finished all the same) */
+	if (!err && !prev)
+		prev = s->apply_undo;
+	if (err) {
+		undo_guard_close(&g, NULL, NULL);
+		out_error(s->out, "apply", err, "while starting the undo file "
+			  "%s: nothing was written to %s (the undo file holds "
+			  "nothing; remove it)", undo_path, s->device);
+		return err;
+	}
+	if (prev) {
+		const char *pp = undo_guard_path(prev);
+		char *path = pp ? strdup(pp) : NULL;
+
+		e = undo_guard_close(&prev, NULL, NULL);
+		if (e)
+			out_error(s->out, "apply", e, "while finishing the undo "
+				  "file %s of an earlier apply: it cannot "
+				  "restore %s", path ? path : "", s->device);
+		free(path);
+	}
+	s->apply_undo = g;
+	return 0;
+}
+
+/*
+ * The undo file failed (a write to it, or its superblock copy): nothing it
+ * does not cover may reach the device, so the session writes nothing more.
+ * The MMP block, saved in the file when it started, is released first.
+ */
+static void undo_failed(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+
+	if (!fs)
+		return;
+	if (ext2fs_has_feature_mmp(fs->super) && (fs->flags & EXT2_FLAG_RW) &&
+	    !(fs->flags & EXT2_FLAG_SKIP_MMP))
+		ext2fs_mmp_stop(fs);
+	fs->flags &= ~(EXT2_FLAG_RW | EXT2_FLAG_DIRTY | EXT2_FLAG_CHANGED |
+		       EXT2_FLAG_BB_DIRTY | EXT2_FLAG_IB_DIRTY);
+	fs->flags |= EXT2_FLAG_SKIP_MMP;
 }
 
 errcode_t plan_apply(struct session *s, struct plan *p,
@@ -498,9 +570,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	struct apply_ctx ctx = {.s = NULL};
 	struct undo_guard *guard = NULL;
 	struct plan *q;
-	errcode_t err = 0, e, re, werr, stale = 0;
-	int recorded;
-	__u32 wtime;
+	errcode_t err = 0, e = 0, werr = 0;
+	int recorded = 0;
 
 	err = check_safe(s);
 	if (!err)
@@ -517,39 +588,14 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 	if (err)
 		return err;
 	if (undo_path && !s->undo_file) {
-		/* a new file, checked and created by us (undo_guard.c) */
-		err = undo_guard_open(s, "apply", s->device, undo_path,
-				      undo_plan_worst(s->fs, p), &guard);
+		err = undo_begin(s, p, undo_path);
 		if (err)
 			return err;
-		wtime = s->fs->super->s_wtime;
-		/* e2layout's writer of the e2undo format (undo_writer.c) */
-		err = reopen(s, undo_guard_manager(guard));
-		if (err) {
-			out_error(s->out, "apply", err, "while opening %s "
-				  "through the undo file %s; nothing was "
-				  "written", s->device, undo_path);
-			if (s->fs)
-				ext2fs_close_free(&s->fs);
-			undo_guard_close(&guard, NULL, NULL);
-			if (reopen(s, unix_io_manager))
-				out_error(s->out, "apply", 0, "%s could not be "
-					  "reopened; the session has no "
-					  "filesystem open", s->device);
-			return err;
-		}
-		/* a session that wrote (an MMP block, its own changes) has
-		 * its superblock rewritten by that close: its write time is
-		 * the session's own, not another writer's */
-		for (q = p; q; q = q->next)
-			if (q->fp.wtime == wtime)
-				q->fp.wtime = s->fs->super->s_wtime;
-		if (plan_check_fp(s, p))
-			stale = E2L_ERR_STALE_PLAN;	/* said why */
+		guard = s->apply_undo;
 	}
 	prog_begin(&ctx, s, p);
 	fault_install(&ctx, s->fs);
-	for (q = p; q && !err && !stale; q = q->next) {
+	for (q = p; q && !err; q = q->next) {
 		err = q->create_name[0] ? create_fenced(s, q) : 0;
 		if (!err && q->create_name[0] && plan_used_in(s->fs,
 				q->target, q->target + q->target_len - 1))
@@ -559,6 +605,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			      run_steps(s->fs, q);
 	}
 	fault_remove(&ctx, s->fs);
+	if (s->apply_undo)	/* the file this session records into */
+		e = undo_guard_state(s->apply_undo, &werr, &recorded);
 	if (err) {
 		out_error(s->out, "apply", err, "while applying the plan; the "
 			  "filesystem holds the old or the new layout (run "
@@ -566,30 +614,21 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 		/* What the failed steps left in memory (counters, bitmaps)
 		 * must not reach the disk when the filesystem is closed: the
 		 * disk holds what the ordered writes made, as after a crash;
-		 * the session reopens it from there. */
+		 * the session reopens it from there (still recording). */
 		s->fs->flags &= ~(EXT2_FLAG_DIRTY | EXT2_FLAG_BB_DIRTY |
 				  EXT2_FLAG_IB_DIRTY);
-		if (!guard && reopen(s, unix_io_manager))
+		if (!e && !werr && reopen(s, unix_io_manager))
 			out_error(s->out, "apply", 0, "%s could not be "
 				  "reopened; the session has no filesystem "
 				  "open", s->device);
 	}
-	if (guard) {
-		/* Closing finalizes the undo file; reopen without it.  (A
-		 * close refused by a full undo file said so already.) */
-		re = reopen(s, unix_io_manager);
-		/* the file counts (undo_list) only when it restores */
-		e = undo_guard_close(&guard, &werr, &recorded);
-		if (re && (re != werr || !s->fs))
-			out_error(s->out, "apply", re, "while reopening %s%s",
-				  s->device, s->fs ? "" : "; the session has "
-				  "no filesystem open");
-		if (re && !err)
-			err = re;
-		if (err || e)
-			undo_verdict(s, undo_path, !err, e, werr, recorded);
-		if (!e && undo_list_add(s, undo_path) && !err)
-			err = ENOMEM;
-	}
-	return err ? err : stale;
+	if (e || werr)
+		undo_failed(s);
+	if (s->apply_undo && (err || e))
+		undo_verdict(s, undo_guard_path(s->apply_undo), guard != NULL,
+			     !err, e, werr, recorded);
+	/* the file counts (undo_list) only when it restores */
+	if (guard && !e && undo_list_add(s, undo_path) && !err)
+		err = ENOMEM;
+	return err;
 }

@@ -3,6 +3,7 @@
  * whether the step would need anything the guard did not check before a
  * single byte reaches the disk. */
 #include "plan.h"
+#include "io_layer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,8 +18,7 @@ struct dr_write {
 /* The overlay.  One dry run at a time (apply runs one plan at a time);
  * the state lives only for the length of plan_dry_run. */
 static struct {
-	io_manager orig;
-	struct struct_io_manager mgr;
+	struct io_layer l;	/* first: the layers below find themselves */
 	struct dr_write *w;
 	size_t n, cap;
 	errcode_t err;
@@ -67,7 +67,7 @@ static errcode_t dr_read64(io_channel ch, unsigned long long blk, int count,
 {
 	unsigned long long off = blk * ch->block_size, a, b;
 	size_t len = bytes_of(ch, count), i;
-	errcode_t err = dr.orig->read_blk64(ch, blk, count, buf);
+	errcode_t err = dr.l.below->read_blk64(ch, blk, count, buf);
 
 	if (err)
 		return err;
@@ -101,19 +101,17 @@ errcode_t plan_dry_run(ext2_filsys fs,
 	if (err)
 		return err;
 	memset(&dr, 0, sizeof(dr));
-	dr.orig = fs->io->manager;
-	dr.mgr = *dr.orig;
-	dr.mgr.read_blk = dr_read;
-	dr.mgr.read_blk64 = dr_read64;
-	dr.mgr.write_blk = dr_write;
-	dr.mgr.write_blk64 = dr_write64;
-	dr.mgr.write_byte = NULL;
-	dr.mgr.discard = NULL;
-	dr.mgr.zeroout = NULL;
-	dr.mgr.cache_readahead = NULL;
-	fs->io->manager = &dr.mgr;	/* the channel both handles share */
+	io_layer_push(fs->io, &dr.l);	/* the channel both handles share */
+	dr.l.mgr.read_blk = dr_read;
+	dr.l.mgr.read_blk64 = dr_read64;
+	dr.l.mgr.write_blk = dr_write;
+	dr.l.mgr.write_blk64 = dr_write64;
+	dr.l.mgr.write_byte = NULL;
+	dr.l.mgr.discard = NULL;
+	dr.l.mgr.zeroout = NULL;
+	dr.l.mgr.cache_readahead = NULL;
 	err = fn(dup, p);
-	fs->io->manager = dr.orig;
+	io_layer_pop(fs->io, &dr.l);
 	if (!err)
 		err = dr.err;
 	for (i = 0; i < dr.n; i++)

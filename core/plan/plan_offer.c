@@ -34,6 +34,11 @@ int plan_apply_verify(struct session *s, struct plan *p, struct plan *loaded,
 	}
 	if (no_undo)
 		undo = NULL;
+	/* the undo file of an earlier apply records these writes too */
+	if (!undo && s->apply_undo &&
+	    undo_path_room(s, "apply", undo_guard_path(s->apply_undo),
+			   undo_plan_worst(s->fs, p)))
+		goto out;
 	err = plan_apply(s, p, s->undo_file ? NULL : undo, o);
 	session_invalidate(s);	/* owners moved, even on failure */
 	if (err)
@@ -46,9 +51,13 @@ int plan_apply_verify(struct session *s, struct plan *p, struct plan *loaded,
 	rc = CMD_OK;
 	if (undo && !s->undo_file && s->n_undo_files == listed)
 		rc = CMD_FAIL;	/* asked for, and not usable: said so */
-	else if (undo)
-		out_printf(s->out, "undo file: %s (restore with: e2undo %s "
-			   "%s)\n", undo, undo, s->device);
+	else if (undo) {
+		char *cmd = undo_restore_cmd(undo, s->device);
+
+		out_printf(s->out, "undo file: %s (restore with: %s)\n", undo,
+			   cmd ? cmd : "e2undo");
+		free(cmd);
+	}
 	if (sink_is_json(s->out))
 		json_str(s->out, "undo_file", rc == CMD_OK ? undo : NULL);
 	for (q = p; q; q = q->next)

@@ -452,21 +452,34 @@ static char *pick_token(int fd, const char *path)
 	return strdup(path);
 }
 
-errcode_t undo_guard_open(struct session *s, const char *who,
-			  const char *device, const char *path,
-			  unsigned long long worst_bytes,
-			  struct undo_guard **gp)
+/* The offset=N of a device named IMAGE?offset=N (libext2fs's io options,
+ * '&' between them), or 0. */
+static unsigned long long name_offset(const char *device)
+{
+	const char *o = strchr(device, '?');
+
+	while (o) {
+		o++;
+		if (!strncmp(o, "offset=", 7))
+			return strtoull(o + 7, NULL, 0);
+		o = strchr(o, '&');
+	}
+	return 0;
+}
+
+/* A new undo file at path (checked) for device, and the device opened
+ * read-only for its superblock and old contents. */
+static errcode_t guard_create(struct session *s, const char *who,
+			      const char *device, const char *path,
+			      unsigned long long worst_bytes,
+			      struct undo_guard **gp)
 {
 	struct undo_guard *g;
 	const char *v = getenv("E2L_FAULT_UNDO_WRITES");
+	char *dev = NULL;
 	errcode_t err;
 
 	*gp = NULL;
-	if (active) {
-		out_error(s->out, who, E2L_ERR_UNDO_PATH, "%s: the undo file "
-			  "%s is being recorded already", path, active->path);
-		return E2L_ERR_UNDO_PATH;
-	}
 	err = undo_path_check(s, who, device, path, worst_bytes);
 	if (err)
 		return err;
@@ -487,26 +500,71 @@ errcode_t undo_guard_open(struct session *s, const char *who,
 	}
 	g->path = strdup(path);
 	g->token = pick_token(g->fd, path);
-	if (!g->path || !g->token) {
-		err = ENOMEM;
-		goto fail;
+	dev = strdup(device);
+	if (!g->path || !g->token || !dev) {
+		free(dev);
+		undo_guard_close(&g, NULL, NULL);
+		out_error(s->out, who, ENOMEM, "while setting up the undo file "
+			  "%s", path);
+		return ENOMEM;
 	}
+	g->fs_offset = name_offset(device);
+	if (strchr(dev, '?'))
+		*strchr(dev, '?') = 0;
+	g->devfd = open(dev, O_RDONLY | O_CLOEXEC);
+	free(dev);
+	*gp = g;
+	return 0;
+}
+
+errcode_t undo_guard_open(struct session *s, const char *who,
+			  const char *device, const char *path,
+			  unsigned long long worst_bytes,
+			  struct undo_guard **gp)
+{
+	struct undo_guard *g;
+	errcode_t err;
+
+	*gp = NULL;
+	if (active) {
+		out_error(s->out, who, E2L_ERR_UNDO_PATH, "%s: the undo file "
+			  "%s is being recorded already", path, active->path);
+		return E2L_ERR_UNDO_PATH;
+	}
+	err = guard_create(s, who, device, path, worst_bytes, &g);
+	if (err)
+		return err;
 	managers_init();
 	err = set_undo_io_backing_manager(&backing_mgr);
 	if (!err)
 		err = set_undo_io_backup_file(g->token);
-	if (err)
-		goto fail;
+	if (err) {
+		out_error(s->out, who, err, "while setting up the undo file "
+			  "%s", path);
+		undo_guard_close(&g, NULL, NULL);
+		return err;
+	}
 	active = g;
 	*gp = g;
 	return 0;
-fail:
-	out_error(s->out, who, err, "while setting up the undo file %s",
-		  path);
-	close(g->fd);
-	free(g->path);
-	free(g->token);
-	free(g);
+}
+
+errcode_t undo_guard_new(struct session *s, const char *who,
+			 const char *device, const char *path,
+			 unsigned long long worst_bytes,
+			 struct undo_guard **gp)
+{
+	errcode_t err = guard_create(s, who, device, path, worst_bytes, gp);
+
+	if (!err && (*gp)->devfd < 0)
+		err = errno ? errno : EXT2_ET_BAD_DEVICE_NAME;
+	if (!err)
+		err = uw_new(*gp);
+	if (err && *gp) {
+		out_error(s->out, who, err, "while setting up the undo file "
+			  "%s", path);
+		undo_guard_close(gp, NULL, NULL);
+	}
 	return err;
 }
 
@@ -530,13 +588,19 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 	struct undo_guard *g = *gp;
 	errcode_t ret;
 
+	if (g)
+		undo_guard_detach(g);	/* its channel writes nothing more */
 	if (write_err)
 		*write_err = g ? g->err : 0;
 	if (recorded)
 		*recorded = g && g->have_hdr;
 	if (!g)
 		return 0;
-	ug_follow_sb(g);	/* the last word on the superblock */
+	/* the last word on the superblock: libext2fs's manager has closed
+	 * its channel (apply's writer followed it while it recorded one, and
+	 * must not follow writes it did not record) */
+	if (!g->w)
+		ug_follow_sb(g);
 	ret = g->stale ? (g->err ? g->err : EIO) : 0;
 	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
 		ret = errno;
@@ -547,9 +611,20 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 		active = NULL;
 		set_undo_io_backing_manager(unix_io_manager);
 	}
+	uw_free(g);
 	free(g->path);
 	free(g->token);
 	free(g);
 	*gp = NULL;
 	return ret;
+}
+
+errcode_t undo_guard_state(struct undo_guard *g, errcode_t *write_err,
+			   int *recorded)
+{
+	*write_err = g->err;
+	*recorded = g->have_hdr;
+	if (!g->w || g->layer)	/* while it records a channel */
+		ug_follow_sb(g);
+	return g->stale ? (g->err ? g->err : EIO) : 0;
 }

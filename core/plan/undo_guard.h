@@ -54,10 +54,9 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p);
  * copy of the superblock follows the device's, so that wherever the writes
  * stop (an error, a kill, a crash of e2layout) `e2undo PATH DEVICE` puts
  * the device back byte for byte.  Then open the filesystem with
- * undo_io_manager (a session's -z file) or undo_guard_manager(g) (apply's
- * own writer); one guard at a time per process (libext2fs's undo settings
- * and the managers' open are process-wide).  Prints why not, naming the
- * undo file.
+ * undo_io_manager (a session's -z file); one such guard at a time per
+ * process (libext2fs's undo settings are process-wide).  Prints why not,
+ * naming the undo file.
  */
 errcode_t undo_guard_open(struct session *s, const char *who,
 			  const char *device, const char *path,
@@ -65,19 +64,74 @@ errcode_t undo_guard_open(struct session *s, const char *who,
 			  struct undo_guard **gp);
 
 /*
- * The io manager apply opens the filesystem with to record into g's file
- * (undo_writer.c): e2layout's own writer of the e2undo format over unix
- * I/O.  Before each write reaches the device, the old contents of the
- * blocks it covers that were not saved yet are read in runs of up to 2 MiB,
- * appended with their keys (zeros as holes in the file), the key block and
- * header rewritten and the file made durable (fdatasync); its superblock
- * copy follows the device's as undo_guard_open's does.  NULL without g.
+ * The same new file for apply's own writer (undo_writer.c), which records
+ * a channel once undo_guard_attach puts it there.  Prints why not.
+ */
+errcode_t undo_guard_new(struct session *s, const char *who,
+			 const char *device, const char *path,
+			 unsigned long long worst_bytes,
+			 struct undo_guard **gp);
+
+/*
+ * What g's file restores bytes [off, off + len) of the filesystem to, when
+ * they are written, instead of what the device holds then: the MMP block
+ * as the session found it, before its -w open took it (the block the
+ * device holds while a session writes says "in use", never a state to put
+ * back).  Before undo_guard_attach.
+ */
+errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
+			      const void *data, size_t len);
+
+/*
+ * Starts g's file (its header, the superblock copy, the preimage recorded)
+ * after flushing ch, and from then on every write through ch has the old
+ * contents it covers saved in the file first, until ch is closed; a
+ * session reopening meanwhile opens with undo_guard_manager(g).  When
+ * another guard recorded ch until now, it records no more and is returned
+ * in *prev for the caller to close: nothing reached the device between
+ * the two files, so they restore one after the other.  On an error
+ * nothing changed (a *prev keeps recording).
+ */
+errcode_t undo_guard_attach(struct undo_guard *g, io_channel ch,
+			    struct undo_guard **prev);
+
+/*
+ * The io manager a session that records into g (attached) reopens its
+ * filesystem with: unix I/O, its writes recorded into g from the open on
+ * (the MMP block libext2fs's open writes included).  NULL without g's
+ * writer.  One opening at a time per process (an io manager's open has no
+ * context pointer).
  */
 io_manager undo_guard_manager(struct undo_guard *g);
 
 /*
- * After the undo channel is closed (the filesystem closed or reopened
- * without it): frees the guard and says what the file is worth.  Returns 0
+ * Flushes the channel g records (if any) and finishes g there: every later
+ * write through that channel is refused (E2L_ERR_UNDO_SEALED), so that
+ * nothing changes the device behind the file.  undo_guard_close does it.
+ */
+void undo_guard_detach(struct undo_guard *g);
+
+/*
+ * What g's file is worth now, while it may still record: 0 when it
+ * restores the device byte for byte, else the error that made it stale;
+ * *write_err the first failed write to it (after which only blocks it
+ * holds already, never the superblock, may change), *recorded whether it
+ * holds a header.
+ */
+errcode_t undo_guard_state(struct undo_guard *g, errcode_t *write_err,
+			   int *recorded);
+
+/*
+ * The command that restores device (the session's name: IMAGE?offset=N
+ * included) from the undo file path: "e2undo [-o N] PATH IMAGE", which
+ * e2undo can open.  malloc'd, or NULL when out of memory.
+ */
+char *undo_restore_cmd(const char *path, const char *device);
+
+/*
+ * After the filesystem it recorded is closed (a channel still recording is
+ * finished first, undo_guard_detach): frees the guard and says what the
+ * file is worth.  Returns 0
  * when it restores the device byte for byte; otherwise the error that made
  * it stale.  *write_err (may be NULL) gets the first failed write to the
  * undo file (after which no unrecorded write reached the device), or 0;

@@ -1,7 +1,8 @@
 /* undo_guard_int.h - what the two writers of e2layout's undo files share
  * (undo_guard.c: libext2fs's undo manager through our channels; undo_writer.c:
- * e2layout's own writer of the same format for apply): the guard's state,
- * the header's layout and the superblock copy that follows the device. */
+ * e2layout's own writer of the same format for apply, on the session's
+ * channel through undo_layer.c): the guard's state, the header's layout and
+ * the superblock copy that follows the device. */
 #ifndef E2L_UNDO_GUARD_INT_H
 #define E2L_UNDO_GUARD_INT_H
 
@@ -31,6 +32,9 @@
 #define SB_MAGIC	56	/* s_magic's offset in the superblock */
 #define SB_LOG_BSIZE	24	/* s_log_block_size */
 
+struct undo_writer;	/* undo_writer.c: what apply's file holds */
+struct uw_layer;	/* undo_writer.c: the channel it records */
+
 struct undo_guard {
 	int fd;			/* the undo file, created by us */
 	int devfd;		/* the device, read-only: its superblock */
@@ -44,6 +48,8 @@ struct undo_guard {
 	unsigned long long sb_off;
 	long fault;		/* E2L_FAULT_UNDO_WRITES=k: the k-th fails */
 	unsigned long long fs_offset;	/* IMAGE?offset=N: where the fs is */
+	struct undo_writer *w;	/* apply's own writer (NULL: libext2fs's) */
+	struct uw_layer *layer;	/* the channel it records, or NULL */
 };
 
 
@@ -65,7 +71,23 @@ int ug_dev_sb(struct undo_guard *g, unsigned char *sb);
 /* The copy and header follow the device's superblock when it changed;
  * g->stale when they cannot. */
 void ug_follow_sb(struct undo_guard *g);
-/* The guard being recorded (one per process), or NULL. */
+/* The guard libext2fs's undo manager records into (-z), or NULL. */
 struct undo_guard *ug_active(void);
+/* Apply's writer of g (undo_writer.c): made with the guard, freed with it
+ * (after the channel it recorded is closed or handed over). */
+errcode_t uw_new(struct undo_guard *g);
+void uw_free(struct undo_guard *g);
+/* The file's header, superblock copy and preimage, before it records. */
+errcode_t uw_begin(struct undo_guard *g);
+/* Before bytes [off, off + len) of the filesystem are written: what they
+ * hold saved in g's file (0), or why the write must not be made. */
+errcode_t uw_save(struct undo_guard *g, unsigned long long off,
+		  unsigned long long len);
+/* After a write of [off, off + len) (0, 0: a flush, flushed when it
+ * succeeded): the superblock copy follows the device's. */
+void uw_follow(struct undo_guard *g, unsigned long long off,
+	       unsigned long long len, int flushed);
+/* undo_layer.c: g is freed; no reopen may attach it any more. */
+void uw_layer_forget(struct undo_guard *g);
 
 #endif

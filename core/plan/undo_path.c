@@ -305,11 +305,34 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p)
 	return bytes;
 }
 
+char *undo_restore_cmd(const char *path, const char *device)
+{
+	const char *q = strchr(device, '?'), *o = q;
+	unsigned long long off = 0;
+	char *cmd = NULL;
+	int n;
+
+	/* e2undo opens a file name, not libext2fs's IMAGE?options */
+	while (o) {
+		o++;
+		if (!strncmp(o, "offset=", 7))
+			off = strtoull(o + 7, NULL, 0);
+		o = strchr(o, '&');
+	}
+	n = q ? (int)(q - device) : (int)strlen(device);
+	if (off)
+		n = asprintf(&cmd, "e2undo -o %llu %s %.*s", off, path, n,
+			     device);
+	else
+		n = asprintf(&cmd, "e2undo %s %.*s", path, n, device);
+	return n < 0 ? NULL : cmd;
+}
+
 errcode_t undo_list_add(struct session *s, const char *path)
 {
-	char **v, *cmd = NULL;
+	char **v, *cmd = undo_restore_cmd(path, s->device);
 
-	if (asprintf(&cmd, "e2undo %s %s", path, s->device) < 0)
+	if (!cmd)
 		return ENOMEM;
 	v = realloc(s->undo_files, (s->n_undo_files + 1) * sizeof(*v));
 	if (!v) {

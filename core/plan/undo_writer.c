@@ -1,9 +1,10 @@
 /* undo_writer.c - e2layout's own writer of e2undo files (E2UNDO02, the
- * format e2undo reads) for apply: an io manager over unix I/O that, before
- * each write reaches the device, saves the old contents of the blocks not
- * saved yet in large sequential reads, appends them with their keys, and
- * makes the file durable (fdatasync) - one key block and header write per
- * device write instead of one per block. */
+ * format e2undo reads) for apply: an io layer on the session's channel
+ * that, before each write reaches the device, saves the old contents of the
+ * blocks not saved yet in large sequential reads, appends them with their
+ * keys, and makes the file durable (fdatasync) - one key block and header
+ * write per device write instead of one per block.  What it records are
+ * the writes through the channel it is attached to (undo_layer.c). */
 #include "undo_guard_int.h"
 #include "crc32c_fast.h"
 
@@ -38,9 +39,10 @@ struct uw_run {
 	unsigned long long start, len;	/* in granules */
 };
 
+/* What one undo file holds (one per guard, whatever channels it records
+ * in turn: a block saved once is never saved again). */
 struct undo_writer {
 	struct undo_guard *g;
-	io_channel real;		/* unix I/O on the device */
 	unsigned long long gran;	/* bytes per granule: the fs block */
 	struct uw_run *runs;		/* saved, sorted, apart */
 	size_t nruns, cap;
@@ -53,9 +55,13 @@ struct undo_writer {
 	unsigned char *buf;		/* old contents, UW_KEYMAX bytes */
 	int isreg;			/* the device is a file: holes */
 	int sb_dirty;			/* a write covered the superblock */
+	/* what the file restores [pre_off, pre_off + pre_len) of the
+	 * filesystem to, instead of what the device holds then */
+	unsigned char *pre;
+	unsigned long long pre_off;
+	size_t pre_len;
 };
 
-static struct struct_io_manager uw_mgr;
 
 /* A write to the undo file: counted for E2L_FAULT_UNDO_WRITES, and the
  * first failure refuses every later write. */
@@ -211,6 +217,24 @@ static errcode_t uw_read_old(struct undo_writer *w, unsigned long long off,
 	return 0;
 }
 
+/* The preimage over the old contents just read (bytes [off, off + got) of
+ * the filesystem, in w->buf): 1 when it covered some of them. */
+static int uw_overlay(struct undo_writer *w, unsigned long long off,
+		      size_t got)
+{
+	unsigned long long lo, hi;
+
+	if (!w->pre)
+		return 0;
+	lo = off > w->pre_off ? off : w->pre_off;
+	hi = off + got < w->pre_off + w->pre_len ? off + got :
+						     w->pre_off + w->pre_len;
+	if (lo >= hi)
+		return 0;
+	memcpy(w->buf + (lo - off), w->pre + (lo - w->pre_off), hi - lo);
+	return 1;
+}
+
 /* Appends the old contents of granules [a, a + n) as keys of at most
  * UW_KEYMAX bytes; zeros are left as holes in the undo file. */
 static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
@@ -230,6 +254,8 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 			return w->g->err = err;
 		if (!got)
 			return 0;	/* past the device's end */
+		if (uw_overlay(w, a * w->gran, got))
+			zero = all_zero(w->buf, got);
 		if (w->nkeys == UW_KPB) {	/* full: the next one follows */
 			uw_seal_keyb(w);
 			err = uw_put(w, w->keyb, UW_BLK, w->key_blk * UW_BLK);
@@ -308,25 +334,41 @@ static size_t uw_find(const struct undo_writer *w, unsigned long long a)
 	return lo;
 }
 
+/* Whether granules [a, b) are all saved. */
+static int uw_saved(const struct undo_writer *w, unsigned long long a,
+		    unsigned long long b)
+{
+	size_t i = uw_find(w, a);
+
+	return i < w->nruns && w->runs[i].start <= a &&
+	       w->runs[i].start + w->runs[i].len >= b;
+}
+
 /* Before bytes [off, off + len) of the filesystem are written: every
- * granule of theirs not saved yet is saved, and the file made durable. */
-static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
+ * granule of theirs not saved yet is saved, and the file made durable.
+ * Once the file failed, only blocks it holds already may still change
+ * (the MMP block's release), never the superblock, whose copy could not
+ * follow. */
+static errcode_t save_old(struct undo_writer *w, unsigned long long off,
 			 unsigned long long len)
 {
+	struct undo_guard *g = w->g;
 	unsigned long long a, b, gap;
 	size_t i;
 	int added = 0;
 	errcode_t err;
 
-	if (w->g->err)
-		return w->g->err;
 	if (!len)
 		return 0;
+	a = off / w->gran;
+	b = (off + len + w->gran - 1) / w->gran;
+	if (g->err || g->stale)
+		return g->have_hdr && uw_saved(w, a, b) &&
+		       (off >= SB_OFFSET + SB_SIZE || off + len <= SB_OFFSET) ?
+		       0 : (g->err ? g->err : EIO);
 	err = uw_start(w);
 	if (err)
 		return err;
-	a = off / w->gran;
-	b = (off + len + w->gran - 1) / w->gran;
 	while (a < b) {
 		i = uw_find(w, a);
 		if (i < w->nruns && w->runs[i].start <= a) {
@@ -348,8 +390,8 @@ static errcode_t uw_save(struct undo_writer *w, unsigned long long off,
 
 /* After a write reached the device (or unix I/O's cache): the superblock
  * copy follows the device's until a flush has put it on the device. */
-static void uw_follow(struct undo_writer *w, unsigned long long off,
-		      unsigned long long len, int flushed)
+static void follow(struct undo_writer *w, unsigned long long off,
+		   unsigned long long len, int flushed)
 {
 	if (len && off < SB_OFFSET + SB_SIZE && off + len > SB_OFFSET)
 		w->sb_dirty = 1;
@@ -360,238 +402,76 @@ static void uw_follow(struct undo_writer *w, unsigned long long off,
 		w->sb_dirty = 0;
 }
 
-static unsigned long long uw_bytes(io_channel ch, long long count)
+errcode_t uw_save(struct undo_guard *g, unsigned long long off,
+		  unsigned long long len)
 {
-	return count < 0 ? (unsigned long long)-count :
-			   (unsigned long long)count * ch->block_size;
+	return save_old(g->w, off, len);
 }
 
-static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
-				int count, const void *buf)
+void uw_follow(struct undo_guard *g, unsigned long long off,
+	       unsigned long long len, int flushed)
 {
-	struct undo_writer *w = ch->private_data;
-	unsigned long long off = blk * ch->block_size;
-	unsigned long long len = uw_bytes(ch, count);
-	errcode_t err;
+	follow(g->w, off, len, flushed);
+}
 
-	err = uw_save(w, off, len);
-	if (err)
-		return err;
-	err = io_channel_write_blk64(w->real, blk, count, buf);
-	uw_follow(w, off, len, 0);
+errcode_t uw_begin(struct undo_guard *g)
+{
+	struct undo_writer *w = g->w;
+	errcode_t err = uw_start(w);
+
+	/* the preimage is recorded now: a crash from here on leaves a file
+	 * that restores it */
+	if (!err && w->pre)
+		err = save_old(w, w->pre_off, w->pre_len);
 	return err;
 }
 
-static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
-			      const void *buf)
+errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
+			      const void *data, size_t len)
 {
-	return uw_write_blk64(ch, blk, count, buf);
-}
+	struct undo_writer *w = g->w;
 
-static errcode_t uw_read_blk64(io_channel ch, unsigned long long blk,
-			       int count, void *buf)
-{
-	struct undo_writer *w = ch->private_data;
-
-	return io_channel_read_blk64(w->real, blk, count, buf);
-}
-
-static errcode_t uw_read_blk(io_channel ch, unsigned long blk, int count,
-			     void *buf)
-{
-	return uw_read_blk64(ch, blk, count, buf);
-}
-
-static errcode_t uw_discard(io_channel ch, unsigned long long blk,
-			    unsigned long long count)
-{
-	struct undo_writer *w = ch->private_data;
-	errcode_t err;
-
-	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
-	if (err)
-		return err;
-	err = io_channel_discard(w->real, blk, count);
-	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
-	return err;
-}
-
-static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
-			    unsigned long long count)
-{
-	struct undo_writer *w = ch->private_data;
-	errcode_t err;
-
-	err = uw_save(w, blk * ch->block_size, count * ch->block_size);
-	if (err)
-		return err;
-	err = io_channel_zeroout(w->real, blk, count);
-	uw_follow(w, blk * ch->block_size, count * ch->block_size, 0);
-	return err;
-}
-
-/* The undo file reaches the disk before the device's writes do. */
-static errcode_t uw_flush(io_channel ch)
-{
-	struct undo_writer *w = ch->private_data;
-	errcode_t err = 0;
-
-	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
-		w->g->err = errno;
-	err = io_channel_flush(w->real);
-	uw_follow(w, 0, 0, !err);
-	return err;
-}
-
-static errcode_t uw_set_blksize(io_channel ch, int blksize)
-{
-	struct undo_writer *w = ch->private_data;
-	errcode_t err = io_channel_set_blksize(w->real, blksize);
-
-	if (!err)
-		ch->block_size = blksize;
-	uw_follow(w, 0, 0, 0);	/* unix I/O wrote its cache out */
-	return err;
-}
-
-static errcode_t uw_set_option(io_channel ch, const char *opt,
-			       const char *arg)
-{
-	struct undo_writer *w = ch->private_data;
-	unsigned long long v = 0;
-	char *end;
-	errcode_t err;
-
-	if (!strcmp(opt, "tdb_data_size"))	/* libext2fs's: ours is fixed */
-		return 0;
-	if (!strcmp(opt, "offset")) {
-		if (!arg || w->g->have_hdr)
-			return EXT2_ET_INVALID_ARGUMENT;
-		errno = 0;
-		v = strtoull(arg, &end, 0);
-		if (errno || end == arg || *end)
-			return EXT2_ET_INVALID_ARGUMENT;
-	}
-	if (!w->real->manager->set_option)
+	if (!w || g->have_hdr || w->pre || !len)
 		return EXT2_ET_INVALID_ARGUMENT;
-	err = w->real->manager->set_option(w->real, opt, arg);
-	if (!err && !strcmp(opt, "offset"))
-		w->g->fs_offset = v;
-	return err;
+	w->pre = malloc(len);
+	if (!w->pre)
+		return ENOMEM;
+	memcpy(w->pre, data, len);
+	w->pre_off = off;
+	w->pre_len = len;
+	return 0;
 }
 
-static errcode_t uw_get_stats(io_channel ch, io_stats *stats)
+errcode_t uw_new(struct undo_guard *g)
 {
-	struct undo_writer *w = ch->private_data;
-
-	if (!w->real->manager->get_stats)
-		return EXT2_ET_UNIMPLEMENTED;
-	return w->real->manager->get_stats(w->real, stats);
-}
-
-static errcode_t uw_readahead(io_channel ch, unsigned long long blk,
-			      unsigned long long count)
-{
-	struct undo_writer *w = ch->private_data;
-
-	return io_channel_cache_readahead(w->real, blk, count);
-}
-
-static void uw_free(struct undo_writer *w)
-{
-	free(w->runs);
-	free(w->buf);
-	free(w);
-}
-
-static errcode_t uw_close(io_channel ch)
-{
-	struct undo_writer *w = ch->private_data;
-	errcode_t err;
-
-	if (--ch->refcount > 0)
-		return 0;
-	err = io_channel_close(w->real);	/* writes unix I/O's cache */
-	ug_follow_sb(w->g);
-	if (w->g->have_hdr && fdatasync(w->g->fd) < 0 && !w->g->err)
-		w->g->err = errno;
-	uw_free(w);
-	ext2fs_free_mem(&ch->name);
-	ext2fs_free_mem(&ch);
-	return err;
-}
-
-static errcode_t uw_open(const char *name, int flags, io_channel *chp)
-{
-	struct undo_guard *g = ug_active();
-	struct undo_writer *w;
-	io_channel ch = NULL;
+	struct undo_writer *w = calloc(1, sizeof(*w));
 	struct stat st;
-	errcode_t err;
 
-	if (!g || !name)
-		return EXT2_ET_BAD_DEVICE_NAME;
-	w = calloc(1, sizeof(*w));
 	if (!w)
-		return EXT2_ET_NO_MEMORY;
+		return ENOMEM;
 	w->g = g;
 	w->gran = 1024;
 	w->buf = malloc(UW_KEYMAX);
-	err = w->buf ? 0 : EXT2_ET_NO_MEMORY;
-	if (!err)
-		err = unix_io_manager->open(name, flags & ~IO_FLAG_THREADS,
-					    &w->real);
-	if (err)
-		goto fail;
-	if (g->devfd < 0)
-		g->devfd = open(name, O_RDONLY | O_CLOEXEC);
-	if (g->devfd < 0) {
-		err = errno;
-		goto fail;
+	if (!w->buf) {
+		free(w);
+		return ENOMEM;
 	}
-	w->isreg = !fstat(g->devfd, &st) && S_ISREG(st.st_mode);
-	err = ext2fs_get_memzero(sizeof(*ch), &ch);
-	if (!err)
-		err = ext2fs_get_mem(strlen(name) + 1, &ch->name);
-	if (err)
-		goto fail;
-	strcpy(ch->name, name);
-	ch->magic = EXT2_ET_MAGIC_IO_CHANNEL;
-	ch->manager = &uw_mgr;
-	ch->block_size = w->real->block_size;
-	ch->refcount = 1;
-	ch->flags = w->real->flags & CHANNEL_FLAGS_DISCARD_ZEROES;
-	ch->private_data = w;
-	*chp = ch;
+	w->isreg = g->devfd >= 0 && !fstat(g->devfd, &st) &&
+		   S_ISREG(st.st_mode);
+	g->w = w;
 	return 0;
-fail:
-	if (ch)
-		ext2fs_free_mem(&ch);
-	if (w->real)
-		io_channel_close(w->real);
-	uw_free(w);
-	return err;
 }
 
-io_manager undo_guard_manager(struct undo_guard *g)
+void uw_free(struct undo_guard *g)
 {
-	if (!g)
-		return NULL;
-	memset(&uw_mgr, 0, sizeof(uw_mgr));
-	uw_mgr.magic = EXT2_ET_MAGIC_IO_MANAGER;
-	uw_mgr.name = "e2layout undo writer";
-	uw_mgr.open = uw_open;
-	uw_mgr.close = uw_close;
-	uw_mgr.set_blksize = uw_set_blksize;
-	uw_mgr.read_blk = uw_read_blk;
-	uw_mgr.write_blk = uw_write_blk;
-	uw_mgr.flush = uw_flush;
-	uw_mgr.set_option = uw_set_option;
-	uw_mgr.get_stats = uw_get_stats;
-	uw_mgr.read_blk64 = uw_read_blk64;
-	uw_mgr.write_blk64 = uw_write_blk64;
-	uw_mgr.discard = uw_discard;
-	uw_mgr.zeroout = uw_zeroout;
-	uw_mgr.cache_readahead = uw_readahead;
-	return &uw_mgr;
+	struct undo_writer *w = g->w;
+
+	uw_layer_forget(g);
+	if (!w)
+		return;
+	free(w->runs);
+	free(w->buf);
+	free(w->pre);
+	free(w);
+	g->w = NULL;
 }

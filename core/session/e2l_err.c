@@ -13,6 +13,8 @@ static const char *const e2l_err_msgs[] = {
 	"Argument out of range",
 	"The quota files could not be updated",
 	"The experiment result file is damaged or not one",
+	"The undo file is finished: this write would change the filesystem "
+	"behind it",
 };
 
 static struct error_table e2l_err_table = {

@@ -20,6 +20,7 @@ enum e2l_err {
 	E2L_ERR_BAD_ARGUMENT,		/* an argument is out of range */
 	E2L_ERR_QUOTA,			/* the quota files could not be kept */
 	E2L_ERR_BAD_RESULT_FILE,	/* a saved experiment result is not one */
+	E2L_ERR_UNDO_SEALED,		/* a write behind a finished undo file */
 	E2L_ERR_MAX
 };
 

@@ -89,6 +89,43 @@ static int group_desc_readable(ext2_filsys fs)
 	return err == 0;
 }
 
+/*
+ * What libext2fs's -w open does on an MMP filesystem (take its MMP block,
+ * waiting as MMP says), after keeping the block as it was found: an undo
+ * file puts that back, not the "in use" the session leaves there while it
+ * writes (undo_guard_preimage).
+ */
+static errcode_t mmp_take(struct session *s)
+{
+	ext2_filsys fs = s->fs;
+	blk64_t blk = fs->super->s_mmp_block;
+	unsigned char *buf = NULL;
+	errcode_t err;
+
+	fs->flags &= ~EXT2_FLAG_SKIP_MMP;
+	if (!ext2fs_has_feature_mmp(fs->super))
+		return 0;
+	if (blk >= fs->super->s_first_data_block &&
+	    blk < ext2fs_blocks_count(fs->super)) {
+		buf = malloc(fs->blocksize);
+		if (buf && io_channel_read_blk64(fs->io, blk, 1, buf)) {
+			free(buf);
+			buf = NULL;	/* ext2fs_mmp_start says why */
+		}
+	}
+	err = ext2fs_mmp_start(fs);
+	if (err) {
+		free(buf);
+		fs->flags |= EXT2_FLAG_SKIP_MMP;
+		ext2fs_mmp_stop(fs);	/* its descriptor only */
+		return err;
+	}
+	free(s->mmp_found);
+	s->mmp_found = buf;
+	s->mmp_found_blk = blk;
+	return 0;
+}
+
 static errcode_t open_device(struct session *s, const char *device,
 			     unsigned flags, const char *undo_file,
 			     blk64_t superblock, unsigned blocksize)
@@ -98,6 +135,7 @@ static errcode_t open_device(struct session *s, const char *device,
 	io_manager io = unix_io_manager;
 	char dev[PATH_MAX], mnt[PATH_MAX];
 	bool is_mnt = false;
+	int take_mmp = 0;
 	struct stat st;
 	errcode_t err;
 
@@ -167,6 +205,10 @@ static errcode_t open_device(struct session *s, const char *device,
 		if (err)
 			return err;
 		open_flags |= EXT2_FLAG_RW;
+		/* taken after the open, once its block is read (mmp_take) */
+		if (!(open_flags & EXT2_FLAG_SKIP_MMP))
+			take_mmp = 1;
+		open_flags |= EXT2_FLAG_SKIP_MMP;
 	} else if (s->mount_flags & EXT2_MF_MOUNTED) {
 		if (!s->debugfs)	/* debugfs says nothing */
 			out_error(s->out, "e2layout", 0, "warning: %s is "
@@ -215,6 +257,11 @@ static errcode_t open_device(struct session *s, const char *device,
 		open_flags |= EXT2_FLAG_THREADS;
 		err = ext2fs_open(device, open_flags, superblock, blocksize,
 				  io, &s->fs);
+	}
+	if (!err && take_mmp) {
+		err = mmp_take(s);
+		if (err)
+			ext2fs_close_free(&s->fs);
 	}
 	if (err) {
 		s->fs = NULL;
@@ -300,6 +347,25 @@ static errcode_t show_journal_device(struct session *s, const char *device)
 	return E2L_ERR_BAD_ARGUMENT;
 }
 
+/* The last apply's undo file, once nothing more is written: finished,
+ * and said so when it cannot restore. */
+static errcode_t seal_apply_undo(struct session *s)
+{
+	char *path;
+	errcode_t e;
+
+	if (!s->apply_undo)
+		return 0;
+	path = strdup(undo_guard_path(s->apply_undo));
+	e = undo_guard_close(&s->apply_undo, NULL, NULL);
+	if (e)
+		out_error(s->out, "e2layout", e, "while writing the undo file "
+			  "%s: it cannot restore %s; run e2fsck -fn on it",
+			  path ? path : "", s->device);
+	free(path);
+	return e;
+}
+
 errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
@@ -309,6 +375,9 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 
 	if (s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS; /* caller's bug */
+	/* the file of an apply whose reopen failed: nothing more goes in */
+	if (s->apply_undo && seal_apply_undo(s))
+		s->failed = 1;
 	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
 	 * opens the named file as it is; so does -s) */
 	if (!s->debugfs && !superblock &&
@@ -403,6 +472,8 @@ errcode_t session_reopen(struct session *s, io_manager io, int open_flags,
 		err = ext2fs_close_free(&s->fs);
 	s->fs = NULL;
 	s->loaded = 0;
+	if (s->apply_undo)	/* recording from the open on */
+		io = undo_guard_manager(s->apply_undo);
 	e = ext2fs_open(s->device, open_flags, 0, blocksize, io, &s->fs);
 	if (e) {
 		s->fs = NULL;
@@ -420,9 +491,12 @@ errcode_t session_close(struct session *s)
 	plan_free(s->plan);
 	s->plan = NULL;
 	undo_list_free(s);
+	free(s->mmp_found);
+	s->mmp_found = NULL;
 	if (!s->fs) {
+		err = seal_apply_undo(s);
 		session_unlock(s);
-		return 0;
+		return err;
 	}
 	session_invalidate(s);
 	submodes_close(s);
@@ -448,6 +522,9 @@ errcode_t session_close(struct session *s)
 		out_error(s->out, "ext2fs_close", e, NULL);
 		err = e;
 	}
+	e = seal_apply_undo(s);	/* after the close's last write */
+	if (e)
+		err = e;
 	if (s->undo_guard) {
 		e = undo_guard_close(&s->undo_guard, NULL, NULL);
 		if (e) {

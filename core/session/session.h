@@ -37,6 +37,15 @@ struct session {
 	unsigned flags;
 	char *undo_file;	/* -z FILE, or NULL */
 	struct undo_guard *undo_guard;	/* -z: how it is written */
+	/* the undo file of the session's last apply, still recording: every
+	 * write to the device from that apply to the filesystem's close (a
+	 * request, a reopen, the close itself) goes into it (undo_guard.h);
+	 * an apply with a new undo file takes over from it */
+	struct undo_guard *apply_undo;
+	/* a -w open of an MMP filesystem: its MMP block as found, before the
+	 * session took it (what an undo file puts back), or NULL */
+	unsigned char *mmp_found;
+	blk64_t mmp_found_blk;
 	char **undo_files;	/* "e2undo FILE DEVICE" for each undo file
 				 * an apply wrote (undo_guard.h) */
 	size_t n_undo_files;
@@ -152,7 +161,8 @@ errcode_t session_close(struct session *s);
 /*
  * Replaces the session's filesystem handle by a new one on the same device,
  * opened with open_flags (EXT2_FLAG_*) and blocksize (0: found) through io
- * (unix_io_manager, or undo_io_manager set up by the caller); everything
+ * (unix_io_manager, or undo_io_manager set up by the caller; while an
+ * apply's undo file records, always through it); everything
  * else (device, lock, undo files, plan) stays.  What belonged to the old
  * handle goes first: the models, the extent sub-mode's handle, the open
  * journal.  The old handle is closed (written back) unless how has

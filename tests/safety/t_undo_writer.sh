@@ -108,4 +108,15 @@ pieces "$T/p.img" 40 1048576
 sweep "$T/c.img?offset=1048576" "$T/c.img" "$T/p.img" "offset 1 MiB" 5
 e2undo -h "$T/u.e2undo" "$T/c.img" 2>/dev/null | grep -q '^fs offset:.1048576' ||
 	fail "offset: the header does not record the filesystem's offset"
+# the restore hint is a command e2undo runs (it opens no IMAGE?offset=N)
+cp --sparse=always "$T/p.img" "$T/c.img"
+rm -f "$T/u.e2undo"
+"$E2LAYOUT" -w -R "defrag /big --undo $T/u.e2undo" "$T/c.img?offset=1048576" \
+	> "$T/out" 2>&1 || { cat "$T/out"; fail "offset: the apply failed"; }
+hint=$(sed -n 's/^undo file: .* (restore with: \(.*\))$/\1/p' "$T/out")
+[ "$hint" = "e2undo -o 1048576 $T/u.e2undo $T/c.img" ] ||
+	fail "offset: the restore hint is '$hint'"
+$hint > "$T/undo.out" 2>&1 || { cat "$T/undo.out"; fail "offset: '$hint' failed"; }
+cmp -s "$T/c.img" "$T/p.img" || fail "offset: '$hint' did not restore the image"
+echo "ok: offset: the restore hint's command restores the image"
 exit 0
