@@ -176,7 +176,7 @@ struct owner_index {
 	unsigned long absent_inodes;
 	struct owner_fstats fstats;
 	/* the worst fragmented files, a bounded heap of at most topmax
-	 * (owner_top.c) */
+	 * (owner_top.c; in no order until it holds topmax) */
 	struct owner_filefrag *frag;
 	size_t nfrag, topmax;
 	int files_sorted;		/* files sorted (on first query) */
@@ -216,6 +216,8 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
  * ENOMEM when the heap cannot be allocated. */
 errcode_t owner_top_offer(struct owner_index *idx,
 			  const struct owner_filefrag *f);
+/* Sorts v[0..n) worst first (a heap sort, in place). */
+void owner_top_sort(struct owner_filefrag *v, size_t n);
 /* worst-first order: more extents beyond the ideal, then more blocks,
  * then the lower inode. */
 int owner_worse(const struct owner_filefrag *a,
