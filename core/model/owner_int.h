@@ -162,6 +162,10 @@ struct owner_index {
 	 * reads every inode */
 	unsigned char *probe_found;
 	size_t probe_left;
+	/* a bit per 2^probe_shift blocks, set where a probe range lies: most
+	 * runs touch none, told without a search (owner_probe.c) */
+	const uint64_t *probe_map;
+	unsigned probe_shift;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
@@ -192,6 +196,10 @@ struct owner_index {
 /* The scan's runs in block order (sorted on first use after the scan, so
  * that a command needing only the per-file numbers never sorts them). */
 struct frun_vec *owner_files(struct owner_index *idx);
+
+/* With idx->probe_map: may [a, b) touch a probe range?  0: it does not
+ * (owner_probe.c). */
+int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);
