@@ -200,13 +200,20 @@ errcode_t owner_lookup_all(struct session *s, const blk64_t *blks, size_t n,
 		*nclaims = 0;
 		return err;
 	}
-	/* a block claimed more than once: its first claim is the answer */
+	/*
+	 * A block claimed more than once: its first claim is the answer.
+	 * So it is when the lookup names another owner than its one claim
+	 * (unowned, or a bigalloc cluster's slack): the binary search
+	 * assumes runs that do not overlap, and a cross-link nearby can hide
+	 * the one run that holds the block.
+	 */
 	for (c = 0; c < *nclaims; c = m) {
 		for (m = c; m < *nclaims && (*claims)[m].k == (*claims)[c].k;
 		     m++)
 			;
 		i = (*claims)[c].k;
-		if (m - c > 1)
+		if (m - c > 1 || runs[i].cls != (*claims)[c].run.cls ||
+		    runs[i].ino != (*claims)[c].run.ino)
 			runs[i] = (*claims)[c].run;
 	}
 	return 0;
