@@ -3,6 +3,7 @@
 #include "owner.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,9 @@ struct pathfind {
 	ext2_ino_t *parent;
 	char **paths;			/* NULL: parents only */
 	size_t n, left;
-	ext2fs_inode_bitmap seen, wanted;
+	/* a bit per inode number: plain arrays, tested for every entry of
+	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
+	uint64_t *seen, *wanted;
 	struct pnode **stack;
 	size_t sn, scap;
 	struct pnode *cur;
@@ -39,6 +42,16 @@ struct pathfind {
 	int lazy_csum, checked, bad;
 	errcode_t err;
 };
+
+static int bit_test(const uint64_t *map, ext2_ino_t ino)
+{
+	return (map[ino / 64] >> (ino % 64)) & 1;
+}
+
+static void bit_set(uint64_t *map, ext2_ino_t ino)
+{
+	map[ino / 64] |= 1ULL << (ino % 64);
+}
 
 static void pnode_put(struct pnode *p)
 {
@@ -182,7 +195,7 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
 					       d->name[1] == '.'))))
 		return 0;
-	if (ext2fs_fast_test_inode_bitmap2(pf->wanted, d->inode)) {
+	if (bit_test(pf->wanted, d->inode)) {
 		if (!entry_usable(pf, dir, buf))
 			return 0;
 		if (!pf_found(pf, d->inode, d)) {
@@ -199,10 +212,10 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 	} else if (ft != EXT2_FT_DIR) {
 		return 0;
 	}
-	if (ext2fs_fast_test_inode_bitmap2(pf->seen, d->inode) ||
+	if (bit_test(pf->seen, d->inode) ||
 	    !entry_usable(pf, dir, buf))
 		return 0;
-	ext2fs_fast_mark_inode_bitmap2(pf->seen, d->inode);
+	bit_set(pf->seen, d->inode);
 	if (!pf_push(pf, d->inode, d)) {
 		pf->err = ENOMEM;
 		return DIRENT_ABORT;
@@ -294,18 +307,16 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 	struct wanted *w = NULL;
 	struct pnode *root;
 	errcode_t err;
-	size_t i;
-	int keep_type;
+	size_t i, words;
 
 	memset(parent, 0, n * sizeof(*parent));
-	keep_type = fs->default_bitmap_type;
-	session_bitmap_type(fs, fs->super->s_inodes_count);
-	err = ext2fs_allocate_inode_bitmap(fs, "seen", &pf.seen);
-	if (!err)
-		err = ext2fs_allocate_inode_bitmap(fs, "wanted", &pf.wanted);
-	fs->default_bitmap_type = keep_type;
-	if (err)
+	words = fs->super->s_inodes_count / 64 + 1;
+	pf.seen = calloc(words, sizeof(*pf.seen));
+	pf.wanted = calloc(words, sizeof(*pf.wanted));
+	if (!pf.seen || !pf.wanted) {
+		err = ENOMEM;
 		goto out;
+	}
 	w = malloc((n ? n : 1) * sizeof(*w));
 	pf.stack = malloc(64 * sizeof(*pf.stack));
 	root = calloc(1, sizeof(*root));
@@ -320,14 +331,14 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 			continue;
 		w[pf.n].ino = want[i];
 		w[pf.n++].k = i;
-		ext2fs_mark_inode_bitmap2(pf.wanted, want[i]);
+		bit_set(pf.wanted, want[i]);
 	}
 	err = wanted_sort(w, pf.n);
 	if (err)
 		goto out;
 	pf.want = w;
 	pf.left = pf.n;
-	ext2fs_mark_inode_bitmap2(pf.seen, EXT2_ROOT_INO);
+	bit_set(pf.seen, EXT2_ROOT_INO);
 	pf.scap = 64;
 	root->ino = EXT2_ROOT_INO;
 	root->refs = 1;
@@ -337,10 +348,8 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 out:
 	free(pf.stack);
 	free(w);
-	if (pf.seen)
-		ext2fs_free_inode_bitmap(pf.seen);
-	if (pf.wanted)
-		ext2fs_free_inode_bitmap(pf.wanted);
+	free(pf.seen);
+	free(pf.wanted);
 	return err;
 }
 
