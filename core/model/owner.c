@@ -362,11 +362,6 @@ unsigned long owner_absent_inodes(const struct session *s)
 static void readahead_dirs(struct session *s,
 			   const struct owner_index *idx);
 
-static int worse_cmp(const void *a, const void *b)
-{
-	return owner_worse(a, b);
-}
-
 /* Scans keeping only directory runs (for readahead before the path walk),
  * remembering the top worst files. */
 static errcode_t frag_scan(struct session *s, size_t top,
@@ -413,8 +408,7 @@ errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
 			return ENOMEM;
 		}
 		memcpy(out->files, idx->frag, idx->nfrag * sizeof(*idx->frag));
-		qsort(out->files, idx->nfrag, sizeof(*out->files),
-		      worse_cmp);
+		owner_top_sort(out->files, idx->nfrag);
 	}
 	if (readahead)
 		readahead_dirs(s, idx);

@@ -159,7 +159,9 @@ unsigned long owner_absent_inodes(const struct session *s);
 enum owner_class owner_class_from_key(const char *key);
 
 /* For each want[k], a directory that holds it (0 when none is found), from
- * one walk of the tree (core/requests/owner.c). */
+ * one walk of the tree (owner_paths.c): every entry it uses comes from a
+ * directory block whose checksum holds (a block that fails is skipped, the
+ * rest of its directory still walked). */
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n);
 /* The same walk, giving each want[k] the path ext2fs_get_pathname(parent,

@@ -171,6 +171,10 @@ struct owner_index {
 	 * reads every inode */
 	unsigned char *probe_found;
 	size_t probe_left;
+	/* a bit per 2^probe_shift blocks, set where a probe range lies: most
+	 * runs touch none, told without a search (owner_probe.c) */
+	const uint64_t *probe_map;
+	unsigned probe_shift;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
@@ -185,7 +189,7 @@ struct owner_index {
 	unsigned long absent_inodes;
 	struct owner_fstats fstats;
 	/* the worst fragmented files, a bounded heap of at most topmax
-	 * (owner_top.c) */
+	 * (owner_top.c; in no order until it holds topmax) */
 	struct owner_filefrag *frag;
 	size_t nfrag, topmax;
 	int files_sorted;		/* files sorted (on first query) */
@@ -201,6 +205,10 @@ struct owner_index {
 /* The scan's runs in block order (sorted on first use after the scan, so
  * that a command needing only the per-file numbers never sorts them). */
 struct frun_vec *owner_files(struct owner_index *idx);
+
+/* With idx->probe_map: may [a, b) touch a probe range?  0: it does not
+ * (owner_probe.c). */
+int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);
@@ -233,6 +241,8 @@ errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
  * ENOMEM when the heap cannot be allocated. */
 errcode_t owner_top_offer(struct owner_index *idx,
 			  const struct owner_filefrag *f);
+/* Sorts v[0..n) worst first (a heap sort, in place). */
+void owner_top_sort(struct owner_filefrag *v, size_t n);
 /* worst-first order: more extents beyond the ideal, then more blocks,
  * then the lower inode. */
 int owner_worse(const struct owner_filefrag *a,

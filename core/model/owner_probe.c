@@ -4,6 +4,7 @@
 #include "owner_int.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static int probe_cmp(const void *a, const void *b)
@@ -75,6 +76,50 @@ static errcode_t probe_early_stop(ext2_filsys fs, struct owner_index *idx)
 	return 0;
 }
 
+#define PROBE_MAP_BITS (1U << 21)	/* 256 KiB at most */
+#define PROBE_MAP_SPAN 64		/* buckets a run is tested by */
+#define PROBE_MAP_MIN 16		/* ranges that call for the map */
+
+/* The bucket map of idx's probe ranges (the caller frees it). */
+static errcode_t probe_map(ext2_filsys fs, struct owner_index *idx,
+			   uint64_t **out)
+{
+	blk64_t total = ext2fs_blocks_count(fs->super), b;
+	unsigned shift = 0;
+	uint64_t *map;
+	size_t k;
+
+	while ((total >> shift) >= PROBE_MAP_BITS)
+		shift++;
+	map = calloc((total >> shift) / 64 + 1, sizeof(*map));
+	if (!map)
+		return ENOMEM;
+	for (k = 0; k < idx->nprobe; k++)
+		for (b = idx->probe[k].start >> shift;
+		     b <= (idx->probe[k].end - 1) >> shift; b++)
+			map[b / 64] |= 1ULL << (b % 64);
+	idx->probe_map = map;
+	idx->probe_shift = shift;
+	*out = map;
+	return 0;
+}
+
+int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b)
+{
+	blk64_t x, last;
+
+	if (b <= a)
+		return 0;
+	last = (b - 1) >> idx->probe_shift;
+	x = a >> idx->probe_shift;
+	if (last - x >= PROBE_MAP_SPAN)
+		return 1;	/* a long run: the search tells */
+	for (; x <= last; x++)
+		if (idx->probe_map[x / 64] & (1ULL << (x % 64)))
+			return 1;
+	return 0;
+}
+
 /* The answers, and with claims every claim (NULL: the first only). */
 static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 			struct owner_run *runs, struct owner_claim **claims,
@@ -82,6 +127,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 {
 	struct owner_probe *probe = NULL;
 	struct owner_index *idx = NULL;
+	uint64_t *map = NULL;
 	errcode_t err;
 	size_t i;
 	int done = 0;
@@ -110,6 +156,10 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 		goto out;
 	idx->probe = probe;
 	idx->nprobe = i;
+	/* a few ranges: a search is as quick as the map */
+	err = idx->nprobe >= PROBE_MAP_MIN ? probe_map(s->fs, idx, &map) : 0;
+	if (err)
+		goto out;
 	/* every claim: the scan reads every inode (a claimed block may
 	 * have a second claimant further on) */
 	err = claims ? 0 : probe_early_stop(s->fs, idx);
@@ -124,6 +174,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 out:
 	owner_index_free(idx);
 	free(probe);
+	free(map);
 	return err;
 }
 
@@ -149,13 +200,20 @@ errcode_t owner_lookup_all(struct session *s, const blk64_t *blks, size_t n,
 		*nclaims = 0;
 		return err;
 	}
-	/* a block claimed more than once: its first claim is the answer */
+	/*
+	 * A block claimed more than once: its first claim is the answer.
+	 * So it is when the lookup names another owner than its one claim
+	 * (unowned, or a bigalloc cluster's slack): the binary search
+	 * assumes runs that do not overlap, and a cross-link nearby can hide
+	 * the one run that holds the block.
+	 */
 	for (c = 0; c < *nclaims; c = m) {
 		for (m = c; m < *nclaims && (*claims)[m].k == (*claims)[c].k;
 		     m++)
 			;
 		i = (*claims)[c].k;
-		if (m - c > 1)
+		if (m - c > 1 || runs[i].cls != (*claims)[c].run.cls ||
+		    runs[i].ino != (*claims)[c].run.ino)
 			runs[i] = (*claims)[c].run;
 	}
 	return 0;

@@ -27,6 +27,8 @@ static int probe_hit(struct owner_index *idx, blk64_t a, blk64_t b)
 {
 	size_t lo = 0, hi = idx->nprobe, k;
 
+	if (idx->probe_map && !owner_probe_maybe(idx, a, b))
+		return 0;
 	while (lo < hi) {	/* first range ending after a */
 		size_t mid = lo + (hi - lo) / 2;
 

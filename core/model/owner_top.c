@@ -18,25 +18,11 @@ int owner_worse(const struct owner_filefrag *a,
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
-static void heap_up(struct owner_filefrag *h, size_t i,
-		    const struct owner_filefrag *x)
-{
-	while (i) {
-		size_t p = (i - 1) / 2;
-
-		if (owner_worse(&h[p], x) >= 0)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = *x;
-}
-
-/* Replaces the root with x. */
-static void heap_down(struct owner_filefrag *h, size_t n,
+/* Puts x at slot i of the heap h[0..n) and sifts it down. */
+static void heap_down(struct owner_filefrag *h, size_t n, size_t i,
 		      const struct owner_filefrag *x)
 {
-	size_t i = 0, c;
+	size_t c;
 
 	while ((c = 2 * i + 1) < n) {
 		if (c + 1 < n && owner_worse(&h[c + 1], &h[c]) > 0)
@@ -52,6 +38,9 @@ static void heap_down(struct owner_filefrag *h, size_t n,
 errcode_t owner_top_offer(struct owner_index *idx,
 			  const struct owner_filefrag *f)
 {
+	struct owner_filefrag x;
+	size_t i;
+
 	if (!idx->topmax)
 		return 0;
 	if (!idx->frag) {
@@ -60,9 +49,35 @@ errcode_t owner_top_offer(struct owner_index *idx,
 		if (!idx->frag)
 			return ENOMEM;
 	}
-	if (idx->nfrag < idx->topmax)
-		heap_up(idx->frag, idx->nfrag++, f);
-	else if (owner_worse(f, &idx->frag[0]) < 0)
-		heap_down(idx->frag, idx->nfrag, f);
+	/* kept unordered until full, then made a heap at once (inserting
+	 * each in inode order climbed to the root: ties go to the lower
+	 * inode, so every later file is the least bad yet) */
+	if (idx->nfrag < idx->topmax) {
+		idx->frag[idx->nfrag++] = *f;
+		for (i = idx->nfrag == idx->topmax ? idx->nfrag / 2 : 0;
+		     i-- > 0;) {
+			x = idx->frag[i];
+			heap_down(idx->frag, idx->nfrag, i, &x);
+		}
+	} else if (owner_worse(f, &idx->frag[0]) < 0) {
+		heap_down(idx->frag, idx->nfrag, 0, f);
+	}
 	return 0;
+}
+
+void owner_top_sort(struct owner_filefrag *v, size_t n)
+{
+	struct owner_filefrag x;
+	size_t i;
+
+	for (i = n / 2; i-- > 0;) {
+		x = v[i];
+		heap_down(v, n, i, &x);
+	}
+	/* the root is the least bad: each goes to the end of what is left */
+	while (n > 1) {
+		x = v[--n];
+		v[n] = v[0];
+		heap_down(v, n, 0, &x);
+	}
 }

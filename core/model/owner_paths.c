@@ -1,0 +1,383 @@
+/* owner_paths.c - a directory and a path for each of many inodes, from one
+ * walk of the tree that carries every directory's path down with it. */
+#include "owner.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A directory the walk has reached: the frames of its path, shared by its
+ * pending subdirectories (freed when the last of them is walked). */
+struct pnode {
+	struct pnode *up;	/* NULL: the root */
+	ext2_ino_t ino;
+	unsigned refs;
+	unsigned len;
+	char name[];
+};
+
+/* A wanted inode and its place in the caller's arrays. */
+struct wanted {
+	ext2_ino_t ino;
+	size_t k;
+};
+
+struct pathfind {
+	ext2_filsys fs;
+	const struct wanted *want;	/* sorted by inode */
+	ext2_ino_t *parent;
+	char **paths;			/* NULL: parents only */
+	size_t n, left;
+	/* a bit per inode number: plain arrays, tested for every entry of
+	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
+	uint64_t *seen, *wanted;
+	struct pnode **stack;
+	size_t sn, scap;
+	struct pnode *cur;
+	char *curpath;			/* cur's path, once asked for */
+	size_t curlen;			/* its length ("/": 0) */
+	/* checksums verified lazily: the block being walked, is it checked
+	 * (and good), or known bad (its entries are not used)? */
+	int lazy_csum, checked, bad;
+	errcode_t err;
+};
+
+static int bit_test(const uint64_t *map, ext2_ino_t ino)
+{
+	return (map[ino / 64] >> (ino % 64)) & 1;
+}
+
+static void bit_set(uint64_t *map, ext2_ino_t ino)
+{
+	map[ino / 64] |= 1ULL << (ino % 64);
+}
+
+static void pnode_put(struct pnode *p)
+{
+	while (p && !--p->refs) {
+		struct pnode *up = p->up;
+
+		free(p);
+		p = up;
+	}
+}
+
+/* "/a/b" for the frames of p ("/" for the root). */
+static char *pnode_path(const struct pnode *p)
+{
+	const struct pnode *q;
+	size_t len = 0, o;
+	char *s;
+
+	for (q = p; q->up; q = q->up)
+		len += q->len + 1;
+	s = malloc(len ? len + 1 : 2);
+	if (!s)
+		return NULL;
+	if (!len)
+		return strcpy(s, "/");
+	s[len] = 0;
+	for (q = p, o = len; q->up; q = q->up) {
+		o -= q->len;
+		memcpy(s + o, q->name, q->len);
+		s[--o] = '/';
+	}
+	return s;
+}
+
+/*
+ * May the entry d of the block at buf be used?  With lazy checksums the
+ * walk reads directory blocks unverified (as the inode scan reads inodes)
+ * and verifies a block only when one of its entries is about to be used:
+ * every name given and every directory descended into comes from a block
+ * whose checksum holds; a block that fails is skipped whole.
+ */
+static int entry_usable(struct pathfind *pf, ext2_ino_t dir, char *buf)
+{
+	if (!pf->lazy_csum || pf->checked)
+		return !pf->bad;
+	pf->checked = 1;
+	pf->bad = !ext2fs_dir_block_csum_verify(pf->fs, dir,
+						 (struct ext2_dir_entry *)buf);
+	return !pf->bad;
+}
+
+/* Gives every want[] entry for inode ino its parent and path (a bitmap
+ * test for the usual miss, a binary search for a hit); 0 when one could
+ * not be allocated. */
+static int pf_found(struct pathfind *pf, ext2_ino_t ino,
+		    const struct ext2_dir_entry *d)
+{
+	int len = ext2fs_dirent_name_len(d);
+	size_t lo = 0, hi = pf->n;
+	char **p;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pf->want[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < pf->n && pf->want[lo].ino == ino; lo++) {
+		if (pf->parent[pf->want[lo].k])
+			continue;
+		pf->parent[pf->want[lo].k] = pf->cur->ino;
+		pf->left--;
+		if (!pf->paths)
+			continue;
+		if (!pf->curpath) {
+			pf->curpath = pnode_path(pf->cur);
+			if (!pf->curpath)
+				return 0;
+			/* the root's "/" gives "/name" */
+			pf->curlen = pf->curpath[1] ? strlen(pf->curpath) : 0;
+		}
+		/* as ext2fs_get_pathname(parent, ino) composes it */
+		p = &pf->paths[pf->want[lo].k];
+		*p = malloc(pf->curlen + len + 2);
+		if (!*p)
+			return 0;
+		memcpy(*p, pf->curpath, pf->curlen);
+		(*p)[pf->curlen] = '/';
+		memcpy(*p + pf->curlen + 1, d->name, len);
+		(*p)[pf->curlen + len + 1] = 0;
+	}
+	return 1;
+}
+
+/* Pushes subdirectory ino (entry d of pf->cur) to be walked. */
+static int pf_push(struct pathfind *pf, ext2_ino_t ino,
+		   const struct ext2_dir_entry *d)
+{
+	int len = ext2fs_dirent_name_len(d);
+	struct pnode *p;
+
+	if (pf->sn == pf->scap) {
+		size_t cap = pf->scap ? pf->scap * 2 : 64;
+		struct pnode **st = realloc(pf->stack, cap * sizeof(*st));
+
+		if (!st)
+			return 0;
+		pf->stack = st;
+		pf->scap = cap;
+	}
+	p = malloc(sizeof(*p) + len);
+	if (!p)
+		return 0;
+	p->up = pf->cur;
+	p->ino = ino;
+	p->refs = 1;
+	p->len = len;
+	memcpy(p->name, d->name, len);
+	pf->cur->refs++;
+	pf->stack[pf->sn++] = p;
+	return 1;
+}
+
+static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
+		    int offset, int blocksize, char *buf, void *priv)
+{
+	struct pathfind *pf = priv;
+	int len = ext2fs_dirent_name_len(d), ft = ext2fs_dirent_file_type(d);
+	struct ext2_inode inode;
+
+	(void)entry;
+	/* every entry of a block is seen (DIRENT_FLAG_INCLUDE_EMPTY): the
+	 * one at offset 0 starts a block; inline data is not a block */
+	if (!offset && blocksize == (int)pf->fs->blocksize)
+		pf->checked = pf->bad = 0;
+	else if (blocksize != (int)pf->fs->blocksize)
+		pf->checked = 1, pf->bad = 0;
+	if (!d->inode || d->inode > pf->fs->super->s_inodes_count ||
+	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
+					       d->name[1] == '.'))))
+		return 0;
+	if (bit_test(pf->wanted, d->inode)) {
+		if (!entry_usable(pf, dir, buf))
+			return 0;
+		if (!pf_found(pf, d->inode, d)) {
+			pf->err = ENOMEM;
+			return DIRENT_ABORT;
+		}
+		if (!pf->left)
+			return DIRENT_ABORT;
+	}
+	if (ft == EXT2_FT_UNKNOWN) {
+		if (ext2fs_read_inode(pf->fs, d->inode, &inode) ||
+		    !LINUX_S_ISDIR(inode.i_mode))
+			return 0;
+	} else if (ft != EXT2_FT_DIR) {
+		return 0;
+	}
+	if (bit_test(pf->seen, d->inode) ||
+	    !entry_usable(pf, dir, buf))
+		return 0;
+	bit_set(pf->seen, d->inode);
+	if (!pf_push(pf, d->inode, d)) {
+		pf->err = ENOMEM;
+		return DIRENT_ABORT;
+	}
+	return 0;
+}
+
+/* Sorts w[0..n) (in k order) by inode, keeping k order among equals: four
+ * stable passes of 8 bits (a comparison sort of 10,000 wanted files cost
+ * more than the rest of their search but the walk). */
+static errcode_t wanted_sort(struct wanted *w, size_t n)
+{
+	struct wanted *tmp, *from = w, *to;
+	size_t *count, i, sum, c;
+	int shift;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	count = malloc(256 * sizeof(*count));
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return ENOMEM;
+	}
+	for (shift = 0, to = tmp; shift < 32; shift += 8) {
+		memset(count, 0, 256 * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[(from[i].ino >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i].ino >> shift) & 0xff]++] = from[i];
+		to = from;
+		from = from == w ? tmp : w;
+	}
+	free(tmp);
+	free(count);
+	return 0;
+}
+
+/* Can this host verify a directory block as the callback sees it?  On a
+ * big-endian host libext2fs has swapped it already: it verifies there. */
+static int lazy_csum_ok(void)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return 0;
+#else
+	return 1;
+#endif
+}
+
+/* The walk: from the root, depth first, until every wanted inode is found
+ * or the tree is done. */
+static void walk(struct pathfind *pf)
+{
+	int keep = pf->fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	struct pnode *p;
+
+	pf->lazy_csum = lazy_csum_ok();
+	if (pf->lazy_csum)
+		pf->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	while (pf->sn && pf->left && !pf->err) {
+		p = pf->stack[--pf->sn];
+		pf->cur = p;
+		pf->curpath = NULL;
+		pf->checked = pf->bad = 0;
+		ext2fs_dir_iterate2(pf->fs, p->ino, DIRENT_FLAG_INCLUDE_EMPTY,
+				    NULL, pf_entry, pf);
+		free(pf->curpath);
+		pf->curpath = NULL;
+		pnode_put(p);
+	}
+	while (pf->sn)
+		pnode_put(pf->stack[--pf->sn]);
+	if (!keep)
+		pf->fs->flags &= ~EXT2_FLAG_IGNORE_CSUM_ERRORS;
+}
+
+/* Finds a directory holding each of want[0..n) (0 when none) and, with
+ * paths, the path to it, walking the tree from the root once for all. */
+static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
+			  ext2_ino_t *parent, char **paths, size_t n)
+{
+	struct pathfind pf = {.fs = fs, .parent = parent, .paths = paths};
+	struct wanted *w = NULL;
+	struct pnode *root;
+	errcode_t err;
+	size_t i, words;
+
+	memset(parent, 0, n * sizeof(*parent));
+	words = fs->super->s_inodes_count / 64 + 1;
+	pf.seen = calloc(words, sizeof(*pf.seen));
+	pf.wanted = calloc(words, sizeof(*pf.wanted));
+	if (!pf.seen || !pf.wanted) {
+		err = ENOMEM;
+		goto out;
+	}
+	w = malloc((n ? n : 1) * sizeof(*w));
+	pf.stack = malloc(64 * sizeof(*pf.stack));
+	root = calloc(1, sizeof(*root));
+	if (!w || !pf.stack || !root) {
+		free(root);
+		err = ENOMEM;
+		goto out;
+	}
+	/* inode 0 (no owner) and impossible numbers are never found */
+	for (i = 0; i < n; i++) {
+		if (!want[i] || want[i] > fs->super->s_inodes_count)
+			continue;
+		w[pf.n].ino = want[i];
+		w[pf.n++].k = i;
+		bit_set(pf.wanted, want[i]);
+	}
+	err = wanted_sort(w, pf.n);
+	if (err)
+		goto out;
+	pf.want = w;
+	pf.left = pf.n;
+	bit_set(pf.seen, EXT2_ROOT_INO);
+	pf.scap = 64;
+	root->ino = EXT2_ROOT_INO;
+	root->refs = 1;
+	pf.stack[pf.sn++] = root;
+	walk(&pf);
+	err = pf.err;
+out:
+	free(pf.stack);
+	free(w);
+	free(pf.seen);
+	free(pf.wanted);
+	return err;
+}
+
+errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
+			     ext2_ino_t *parent, size_t n)
+{
+	return find_int(fs, want, parent, NULL, n);
+}
+
+errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
+			   char **paths, size_t n)
+{
+	ext2_ino_t *parent = calloc(n ? n : 1, sizeof(*parent));
+	errcode_t err = ENOMEM;
+	size_t i;
+
+	memset(paths, 0, n * sizeof(*paths));
+	if (!parent)
+		return err;
+	err = find_int(fs, want, parent, paths, n);
+	for (i = 0; !err && i < n; i++)
+		if (want[i] == EXT2_ROOT_INO && !(paths[i] = strdup("/")))
+			err = ENOMEM;
+	if (err)
+		for (i = 0; i < n; i++) {
+			free(paths[i]);
+			paths[i] = NULL;
+		}
+	free(parent);
+	return err;
+}
