@@ -167,10 +167,11 @@ void tui_help_draw(struct tui *t)
 			break;
 		len = (int)(nl - p);
 		role = (*p != ' ' && p != nl) ? R_HEAD : R_NORMAL;
-		/* a key's description starts at column 15 ("  %-12s ") */
-		indent = !strncmp(p, "  ", 2) ? 15 : 2;
+		/* under a key's description (column 15: "  %-12s "), or
+		 * 4 in (deeper than a key's label) */
+		indent = !strncmp(p, "  ", 2) ? 15 : 4;
 		if (indent >= t->cols / 2)
-			indent = 2;
+			indent = 4;
 		w = t->cols;
 		do {
 			n = help_fit(t, p, len, w);
