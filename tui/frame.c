@@ -1,5 +1,5 @@
 /* frame.c - draws the inspector's frame around the current view: the tab
- * bar (with the scan's progress and the LIVE counters), the status line,
+ * bar (tabbar.c), the status line (with the scan's progress),
  * the message or hint line with what `e` would edit, the prompt, and the
  * too-small screen. */
 #include "tui_int.h"
@@ -7,25 +7,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static void draw_live(struct tui *t, int x)
-{
-	char buf[96];
-	int len, right = t->cols - (t->scanning ? 24 : t->scan_cancelled ?
-				    28 : 0);
-
-	if (t->live_kfree >= 0)
-		snprintf(buf, sizeof(buf), " LIVE free: kernel %lld, disk "
-			 "%lld (r) ", t->live_kfree, t->live_dfree);
-	else
-		snprintf(buf, sizeof(buf), " LIVE (kernel view unreadable) ");
-	len = (int)strlen(buf);
-	if (right - len < x)
-		len = 6;	/* " LIVE " alone */
-	if (right - len >= x)
-		tui_text(t, 0, right - len, len, R_TAB_ACTIVE, "%.*s", len,
-			 buf);
-}
 
 /* The scan's progress for the status line: done, files walked, time
  * left (from the time spent so far), or where a cancelled scan stopped. */
@@ -55,32 +36,6 @@ static void scan_status(struct tui *t, char *buf, size_t size)
 	else
 		snprintf(buf, size, "scan %d%%, %lu files, %ld s left",
 			 (int)(p * 100), files, left);
-}
-
-static void draw_tabs(struct tui *t)
-{
-	int i, x = 0;
-	char buf[64];
-
-	tui_fill(t, 0, 0, t->cols, R_TAB);
-	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout ");
-	x = 10;
-	for (i = 0; i < TUI_NVIEWS && x < t->cols; i++) {
-		snprintf(buf, sizeof(buf), " %d %s ", i + 1, tui_views[i]->title);
-		tui_text(t, 0, x, t->cols - x,
-			 i == t->view ? R_TAB_ACTIVE : R_TAB, "%s", buf);
-		x += strlen(buf);
-	}
-	if (t->scanning && t->cols - x > 24) {
-		tui_text(t, 0, t->cols - 22, 10, R_TAB, "scan %3d%%",
-			 (int)(owner_scan_progress(t->s) * 100));
-		tui_bar(t, 0, t->cols - 12, 11, owner_scan_progress(t->s));
-	} else if (t->scan_cancelled && t->cols - x > 26) {
-		tui_text(t, 0, t->cols - 26, 26, R_TAB,
-			 "scan cancelled: R resumes");
-	}
-	if (t->s->live)
-		draw_live(t, x);
 }
 
 static void draw_too_small(struct tui *t)
@@ -131,7 +86,7 @@ void tui_draw(struct tui *t)
 	erase();
 	t->status[0] = 0;
 	t->area.used = 0;
-	draw_tabs(t);
+	tui_tabbar_draw(t);
 	if (tui_exp_shown(t))
 		tui_exp_draw(t);	/* the experiment's panel */
 	else

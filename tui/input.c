@@ -13,7 +13,7 @@ static void on_mouse(struct tui *t)
 	const struct tui_view *v = tui_views[t->view];
 	MEVENT ev;
 	blk64_t blk;
-	int i, x;
+	int i;
 
 	if (getmouse(&ev) != OK)
 		return;
@@ -33,9 +33,8 @@ static void on_mouse(struct tui *t)
 			   BUTTON1_RELEASED)))
 		return;
 	if (ev.y == 0) {
-		for (i = 0, x = 10; i < TUI_NVIEWS; i++) {
-			x += strlen(tui_views[i]->title) + 4;
-			if (ev.x < x) {
+		for (i = 0; i < TUI_NVIEWS; i++) {
+			if (ev.x < t->tab_end[i]) {
 				tui_goto_view(t, i);
 				return;
 			}

@@ -2,6 +2,7 @@
  * lookup from a key to a named action, the help screen generated from those
  * tables, and the notation of scripted keys (`--keys`). */
 #include "tui_int.h"
+#include "uchar.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -124,11 +125,33 @@ void tui_help_text(const struct tui *t, struct strbuf *sb)
 			  "the wheel scrolls.\n");
 }
 
+/* How many bytes of s (len) go on a line of w columns: up to the last
+ * space that fits, or as many whole characters as fit when no space
+ * does; all of it when it fits. */
+static int help_fit(const struct tui *t, const char *s, int len, int w)
+{
+	int pos = 0, next, cut = 0;
+
+	if (uc_width(s, 0, len, t->utf8) <= w)
+		return len;
+	while (pos < len) {
+		next = uc_next(s, len, pos, t->utf8);
+		if (uc_width(s, 0, next, t->utf8) > w)
+			break;
+		if (s[pos] == ' ' && pos > 0)
+			cut = pos;
+		pos = next;
+	}
+	return cut ? cut : pos ? pos : uc_next(s, len, 0, t->utf8);
+}
+
+/* The help text with lines wider than the screen wrapped at spaces, each
+ * continuation indented under the description (nothing is cut off). */
 void tui_help_draw(struct tui *t)
 {
 	struct strbuf sb = {0};
 	const char *p, *nl;
-	int y = 1, line = 0, h = t->rows - 2;
+	int y = 1, line = 0, h = t->rows - 2, len, n, indent, w, role;
 
 	if (t->help == 2 && tui_lab_text())
 		strbuf_printf(&sb, "%s", tui_lab_text());
@@ -138,15 +161,31 @@ void tui_help_draw(struct tui *t)
 	tui_text(t, 0, 0, t->cols, R_TITLE, " e2layout %s  (Up/Down "
 		 "scroll, any other key closes)", t->help == 2 ? "lab" :
 		 "help");
-	for (p = sb.buf; p && *p && y <= h; p = nl + 1, line++) {
+	for (p = sb.buf; p && *p && y <= h; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
 			break;
-		if (line < t->help_top)
-			continue;
-		tui_text(t, y++, 0, t->cols,
-			 (*p != ' ' && p != nl) ? R_HEAD : R_NORMAL, "%.*s",
-			 (int)(nl - p), p);
+		len = (int)(nl - p);
+		role = (*p != ' ' && p != nl) ? R_HEAD : R_NORMAL;
+		/* under a key's description (column 15: "  %-12s "), or
+		 * 4 in (deeper than a key's label) */
+		indent = !strncmp(p, "  ", 2) ? 15 : 4;
+		if (indent >= t->cols / 2)
+			indent = 4;
+		w = t->cols;
+		do {
+			n = help_fit(t, p, len, w);
+			if (line++ >= t->help_top && y <= h)
+				tui_text(t, y++, t->cols - w, w, role, "%.*s",
+					 n, p);
+			p += n;
+			len -= n;
+			while (len > 0 && *p == ' ') {
+				p++;
+				len--;
+			}
+			w = t->cols - indent;
+		} while (len > 0);
 	}
 	strbuf_free(&sb);
 }

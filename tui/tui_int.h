@@ -206,6 +206,8 @@ struct tui {
 	 * tui_views' order), made before the views' init and freed after
 	 * their fini; a view reaches its own through tui_view_state(). */
 	void *view_state[TUI_NVIEWS];
+	/* Where each tab ends on the tab bar as last drawn (mouse hits). */
+	int tab_end[TUI_NVIEWS];
 };
 
 /* app.c */
@@ -235,6 +237,8 @@ void tui_live_refresh(struct tui *t);
  * it changed: every view reloads) and then the kernel's counts. */
 errcode_t tui_live_reread(struct tui *t);
 
+/* tabbar.c: the tab bar on line 0, fitted to the width; sets tab_end. */
+void tui_tabbar_draw(struct tui *t);
 /* frame.c: draws the whole screen (the frame and the current view). */
 void tui_draw(struct tui *t);
 /* input.c: one key (or KEY_MOUSE) from the loop. */

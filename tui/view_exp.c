@@ -147,22 +147,36 @@ static void cmp_cells(const struct expr_cmp *c, char b[][48],
 	cells[C_METRIC] = c->metric;
 }
 
+/* A metric's name is never cut: when the widest does not fit its column,
+ * each comparison takes two lines, the name on the first and the numbers
+ * (with the room the names had) on the second. */
 static void comparisons(struct pane *p, const struct exp_result *r)
 {
 	char b[C_NCOLS][48];
 	const char *cells[C_NCOLS];
+	struct col_spec spec[C_NCOLS];
 	struct cols tc;
 	struct fields f;
 	size_t i;
-	int sy;
+	int sy, two = 0, role;
 
-	cols_init(&tc, cmp_cols, C_NCOLS);
-	for (i = 0; i < r->ncmp; i++)
-		if (r->cmp[i].have) {
-			cmp_cells(&r->cmp[i], b, cells);
-			cols_measure(p->t, &tc, cells);
-		}
-	cols_fit(&tc, p->w);
+	memcpy(spec, cmp_cols, sizeof(spec));
+	for (;;) {
+		cols_init(&tc, spec, C_NCOLS);
+		for (i = 0; i < r->ncmp; i++)
+			if (r->cmp[i].have) {
+				cmp_cells(&r->cmp[i], b, cells);
+				if (two)
+					cells[C_METRIC] = NULL;
+				cols_measure(p->t, &tc, cells);
+			}
+		cols_fit(&tc, p->w);
+		if (two || tc.w[C_METRIC] >= tc.want[C_METRIC])
+			break;
+		two = 1;	/* the names on lines of their own */
+		spec[C_METRIC].head = NULL;
+		spec[C_METRIC].min = spec[C_METRIC].width = 0;
+	}
 	if (visible(p, &sy))
 		cols_head(p->t, &tc, sy, p->x, R_HEAD);
 	for (i = 0; i < r->ncmp; i++) {
@@ -172,10 +186,14 @@ static void comparisons(struct pane *p, const struct exp_result *r)
 			line(p, R_NORMAL, "%-22s %s", c->metric, c->verdict);
 			continue;
 		}
+		role = c->significant ? R_HILITE : R_NORMAL;
 		cmp_cells(c, b, cells);
+		if (two) {
+			line(p, role, "%s", c->metric);
+			cells[C_METRIC] = NULL;
+		}
 		if (visible(p, &sy))
-			cols_row(p->t, &tc, sy, p->x, c->significant ?
-				 R_HILITE : R_NORMAL, cells);
+			cols_row(p->t, &tc, sy, p->x, role, cells);
 		if (!visible(p, &sy))
 			continue;
 		fields_init(&f);

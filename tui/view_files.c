@@ -14,6 +14,7 @@ struct entry {
 	char name[EXT2_NAME_LEN + 1];
 	ext2_ino_t ino;
 	struct ext2_inode inode;
+	blk64_t sectors;	/* 512-byte units, i_blocks_hi and huge_file's */
 	int isdir;
 };
 
@@ -70,6 +71,7 @@ static int dir_cb(struct ext2_dir_entry *de, int offset, int blocksize,
 	ne->ino = de->inode;
 	if (ext2fs_read_inode(t->fs, de->inode, &ne->inode))
 		memset(&ne->inode, 0, sizeof(ne->inode));
+	ne->sectors = ext2fs_get_stat_i_blocks(t->fs, &ne->inode);
 	ne->isdir = LINUX_S_ISDIR(ne->inode.i_mode);
 	st->n++;
 	return 0;
@@ -86,8 +88,8 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 	if (!strcmp(y->name, ".."))
 		return 1;
 	if (!st->by_name) {
-		bx = x->inode.i_blocks;
-		by = y->inode.i_blocks;
+		bx = x->sectors;
+		by = y->sectors;
 		if (bx != by)
 			return bx < by ? 1 : -1;
 	}
@@ -220,7 +222,7 @@ static void draw_stat(struct tui *t, const struct entry *e, int y, int x,
 	fields_draw(t, &f, row++, x, w, R_NORMAL);
 	fields_init(&f);
 	fields_add(&f, 9, "", "size %llu", (unsigned long long)EXT2_I_SIZE(in));
-	fields_add(&f, 8, "  ", "blocks %llu", (unsigned long long)in->i_blocks);
+	fields_add(&f, 8, "  ", "blocks %llu", (unsigned long long)e->sectors);
 	fields_add(&f, 5, " ", "(512-byte)");
 	fields_add(&f, 7, "  ", "flags %#x", in->i_flags);
 	fields_draw(t, &f, row++, x, w, R_NORMAL);
@@ -258,7 +260,7 @@ static void entry_cells(const struct entry *e, char c[][EXT2_NAME_LEN + 2],
 			const char **cells)
 {
 	snprintf(c[E_SIZE], sizeof(c[E_SIZE]), "%lluK",
-		 (unsigned long long)e->inode.i_blocks / 2);
+		 (unsigned long long)e->sectors / 2);
 	c[E_BAR][0] = 0;
 	snprintf(c[E_NAME], sizeof(c[E_NAME]), "%s%s", e->name,
 		 e->isdir ? "/" : "");
@@ -296,12 +298,12 @@ static void files_draw(struct tui *t, int y, int x, int h, int w)
 	if (st->sel >= st->top + st->list_h)
 		st->top = st->sel - st->list_h + 1;
 	for (k = 0; k < st->n; k++)
-		if (strcmp(st->e[k].name, "..") && st->e[k].inode.i_blocks > maxb)
-			maxb = st->e[k].inode.i_blocks;
+		if (strcmp(st->e[k].name, "..") && st->e[k].sectors > maxb)
+			maxb = st->e[k].sectors;
 	cols_init(&tc, entry_cols, E_NCOLS);
 	for (k = 0; k < st->n; k++)	/* ".." too: its size is shown */
-		if (st->e[k].inode.i_blocks > maxk)
-			maxk = st->e[k].inode.i_blocks;
+		if (st->e[k].sectors > maxk)
+			maxk = st->e[k].sectors;
 	tc.want[E_SIZE] = cols_digits(maxk / 2) + 1;	/* "12K" */
 	tc.want[E_NAME] = lw;	/* the name takes what is left */
 	cols_fit(&tc, lw - 1);
@@ -313,7 +315,7 @@ static void files_draw(struct tui *t, int y, int x, int h, int w)
 		cols_row(t, &tc, st->list_y + i, x, role, cells);
 		if (strcmp(e->name, "..") && cols_at(&tc, E_BAR, &bx, &bw))
 			tui_bar(t, st->list_y + i, x + bx, bw,
-				(double)e->inode.i_blocks / maxb);
+				(double)e->sectors / maxb);
 	}
 	if (st->n) {
 		const struct entry *e = &st->e[st->sel];

@@ -200,7 +200,11 @@ while [ "$i" -lt "$ncmp" ]; do
 	c=".result.comparisons[$i]"; i=$((i + 1))
 	[ "$(jq "$c.delta_pct == null" "$res")" = false ] || continue
 	m=$(jq -r "$c.metric" "$res")
+	# its row: "metric numbers", or (when the names do not fit their
+	# column) the metric alone on a line and the numbers on the next
 	row=$(grep "^ *$m " "$SCREEN" | head -1)
+	[ -n "$row" ] || row=$(awk -v m="$m" 'got { print m " " $0; exit }
+		{ l = $0; sub(/^ +/, "", l); if (l == m) got = 1 }' "$SCREEN")
 	[ -n "$row" ] || continue	# scrolled off
 	rows=$((rows + 1))
 	case $row in *…*) fail "$size: $m's row is cut: $row" ;; esac
