@@ -4,6 +4,7 @@
  * exp_json.c), bonnie++'s CSV line, dbench's throughput line. */
 #include "exp_workload.h"
 #include "exp_json.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *tool_of(enum exp_wl_kind k)
@@ -94,14 +94,6 @@ int expw_tool_present(const struct exp_workload *w, char *why, size_t len)
 	return -1;
 }
 
-static double mono(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 errcode_t expw_spawn(char *const argv[], const char *dir,
 		     const char *out_path, char *why, size_t len)
 {
@@ -157,8 +149,8 @@ errcode_t expw_spawn(char *const argv[], const char *dir,
 		}
 		if (exp_interrupted && !sent) {
 			kill(pid, SIGTERM);
-			sent = mono();
-		} else if (sent && mono() - sent > 5) {
+			sent = workload_now();
+		} else if (sent && workload_now() - sent > 5) {
 			kill(pid, SIGKILL);
 		}
 		usleep(20000);
