@@ -1,6 +1,7 @@
 /* block_dump.c - debugfs's block_dump (bd) and inode_dump (id): a block
  * or an inode as octal-offset hex lines, or decoded as an xattr area. */
 #include "cmd.h"
+#include "dfs_blk.h"
 #include "dfs_util.h"
 #include "xattr_dump.h"
 
@@ -16,8 +17,6 @@ static int do_block_dump(struct session *s, int argc, char **argv)
 	int c, err, xattr = 0;
 	unsigned char *buf = NULL;
 	blk64_t blk;
-	ext2_ino_t ino;
-	errcode_t e;
 
 	while ((c = dfs_getopt(s, argc, argv, "f:x")) != -1) {
 		if (c == 'f')
@@ -36,30 +35,8 @@ usage:
 	blk = dfs_parse_ulonglong(s, argv[optind], argv[0], "block", &err);
 	if (err)
 		return CMD_FAIL;
-	if (file) {
-		ino = dfs_string_to_inode(s, file);
-		if (!ino)
-			return CMD_FAIL;
-		e = ext2fs_bmap2(s->fs, ino, NULL, NULL, 0, blk, NULL, &blk);
-		if (e) {
-			out_error(s->out, argv[0], e,
-				  "while mapping logical block %llu\n",
-				  (unsigned long long)blk);
-			return CMD_FAIL;
-		}
-	}
-	buf = malloc(s->fs->blocksize);
-	if (!buf) {
-		out_error(s->out, argv[0], 0, "Couldn't allocate block buffer");
+	if (dfs_blk_read(s, argv[0], file, &blk, &buf))
 		return CMD_FAIL;
-	}
-	e = io_channel_read_blk64(s->fs->io, blk, 1, buf);
-	if (e) {
-		out_error(s->out, argv[0], e, "while reading block %llu\n",
-			  (unsigned long long)blk);
-		free(buf);
-		return CMD_FAIL;
-	}
 	if (xattr)
 		xattr_dump_block(s->out, buf, s->fs->blocksize);
 	else

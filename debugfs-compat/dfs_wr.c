@@ -95,6 +95,33 @@ errcode_t dfs_wr_name_check(const char *name)
 	return strlen(name) > EXT2_NAME_LEN ? ENAMETOOLONG : 0;
 }
 
+errcode_t dfs_wr_parent(struct session *s, char **path, ext2_ino_t *parent)
+{
+	char *cp = strrchr(*path, '/');
+	errcode_t err;
+
+	*parent = s->cwd;
+	if (!cp)
+		return 0;
+	*cp = 0;
+	err = ext2fs_namei(s->fs, s->root, s->cwd, *path, parent);
+	if (!err)
+		*path = cp + 1;
+	return err;
+}
+
+int dfs_wr_resolve(struct session *s, const char *cmd, const char *path,
+		   ext2_ino_t *ino, struct ext2_inode *inode)
+{
+	errcode_t err = ext2fs_namei(s->fs, s->root, s->cwd, path, ino);
+
+	if (err) {
+		out_error(s->out, cmd, err, "while trying to resolve filename");
+		return 1;
+	}
+	return dfs_read_inode(s, *ino, inode, cmd);
+}
+
 void dfs_wr_unlink_by_name(struct session *s, char *filename)
 {
 	char *base = strrchr(filename, '/');

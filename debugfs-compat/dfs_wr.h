@@ -31,6 +31,20 @@ int dfs_wr_write_inode(struct session *s, ext2_ino_t ino,
  */
 errcode_t dfs_wr_name_check(const char *name);
 
+/*
+ * Splits *path at its last '/' (writing a NUL there) and looks the part
+ * before it up into *parent, leaving *path at the name after it; without
+ * a '/', *parent is the cwd and *path stays.  0, or the lookup's error
+ * with *path the directory that was not found (for the caller's message,
+ * which differs by request in debugfs).
+ */
+errcode_t dfs_wr_parent(struct session *s, char **path, ext2_ino_t *parent);
+
+/* Resolves path ("CMD: ERR while trying to resolve filename") and reads
+ * its inode: 0, or 1 after printing why not (debugfs's rm and rmdir). */
+int dfs_wr_resolve(struct session *s, const char *cmd, const char *path,
+		   ext2_ino_t *ino, struct ext2_inode *inode);
+
 /* debugfs's make_link: links source (a file spec) as dest.  Returns 0, or
  * 1 after printing why not. */
 int dfs_wr_make_link(struct session *s, char *source, char *dest);

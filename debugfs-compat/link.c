@@ -57,18 +57,10 @@ static int do_rm(struct session *s, int argc, char **argv)
 {
 	struct ext2_inode inode;
 	ext2_ino_t ino;
-	errcode_t err;
 
 	(void)argc;	/* counted by the dispatcher */
-	if (dfs_wr_begin(s, argv[0]))
-		return CMD_FAIL;
-	err = ext2fs_namei(s->fs, s->root, s->cwd, argv[1], &ino);
-	if (err) {
-		out_error(s->out, argv[0], err,
-			  "while trying to resolve filename");
-		return CMD_FAIL;
-	}
-	if (dfs_read_inode(s, ino, &inode, argv[0]))
+	if (dfs_wr_begin(s, argv[0]) ||
+	    dfs_wr_resolve(s, argv[0], argv[1], &ino, &inode))
 		return CMD_FAIL;
 	if (LINUX_S_ISDIR(inode.i_mode)) {
 		out_error(s->out, argv[0], 0, "file is a directory");
@@ -100,22 +92,15 @@ static int do_symlink(struct session *s, int argc, char **argv)
 {
 	ext2_ino_t parent;
 	errcode_t err;
-	char *name, *cp;
+	char *name = argv[1];
 
 	(void)argc;	/* counted by the dispatcher */
 	if (dfs_wr_begin(s, argv[0]))
 		return CMD_FAIL;
-	name = argv[1];
-	parent = s->cwd;
-	cp = strrchr(name, '/');
-	if (cp) {
-		*cp = 0;
-		err = ext2fs_namei(s->fs, s->root, s->cwd, name, &parent);
-		if (err) {
-			out_error(s->out, name, err, NULL);
-			goto fail;
-		}
-		name = cp + 1;
+	err = dfs_wr_parent(s, &name, &parent);
+	if (err) {
+		out_error(s->out, name, err, NULL);
+		goto fail;
 	}
 	err = dfs_wr_name_check(name);
 	if (!err)

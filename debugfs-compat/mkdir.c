@@ -4,23 +4,16 @@
 #include "dfs_util.h"
 #include "dfs_wr.h"
 
-#include <string.h>
 
 static errcode_t make_dir(struct session *s, char *name)
 {
-	ext2_ino_t parent = s->cwd;
+	ext2_ino_t parent;
 	errcode_t err;
-	char *cp = strrchr(name, '/');
 
-	if (cp) {
-		*cp = 0;
-		err = ext2fs_namei(s->fs, s->root, s->cwd, name, &parent);
-		if (err) {
-			out_error(s->out, name, err, "while looking up \"%s\"",
-				  name);
-			return err;
-		}
-		name = cp + 1;
+	err = dfs_wr_parent(s, &name, &parent);
+	if (err) {
+		out_error(s->out, name, err, "while looking up \"%s\"", name);
+		return err;
 	}
 	err = dfs_wr_name_check(name);
 	if (!err)
@@ -104,15 +97,8 @@ static int do_rmdir(struct session *s, int argc, char **argv)
 	errcode_t err;
 
 	(void)argc;	/* counted by the dispatcher */
-	if (dfs_wr_begin(s, argv[0]))
-		return CMD_FAIL;
-	err = ext2fs_namei(s->fs, s->root, s->cwd, argv[1], &ino);
-	if (err) {
-		out_error(s->out, argv[0], err,
-			  "while trying to resolve filename");
-		return CMD_FAIL;
-	}
-	if (dfs_read_inode(s, ino, &inode, argv[0]))
+	if (dfs_wr_begin(s, argv[0]) ||
+	    dfs_wr_resolve(s, argv[0], argv[1], &ino, &inode))
 		return CMD_FAIL;
 	if (!LINUX_S_ISDIR(inode.i_mode)) {
 		out_error(s->out, argv[0], 0, "file is not a directory");

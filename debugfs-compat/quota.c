@@ -1,27 +1,17 @@
 /* quota.c - debugfs's list_quota (lq) and get_quota (gq): the quota
  * files (v2 format: a four-level radix tree of 1 KiB blocks over 72-byte
- * records) read through libext2fs file I/O and decoded here, since the
- * installed headers export no quota library. */
+ * records) read through libext2fs file I/O as debugfs's libsupport does
+ * (no check beyond its own), records decoded by quota_tree.h. */
 #include "cmd.h"
 #include "dfs_util.h"
+#include "quota_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define QB		1024	/* quota tree block size */
-#define QREC		72	/* a v2r1 record */
-#define QHDR		16	/* a data block's header */
-#define QPERBLK		((QB - QHDR) / QREC)
-
-static const char *const q_names[] = {"user", "group", "project"};
 /* each type's file magic (the kernel's v2 quota format) */
 static const __u32 q_magics[] = {0xd9c01f11, 0xd9c01927, 0xd9c03f14};
-
-struct qrec {
-	__u32 id;
-	long long space, bsoft, bhard, inodes, isoft, ihard;
-};
 
 struct qfile {
 	struct session *s;
@@ -30,59 +20,31 @@ struct qfile {
 	unsigned nblocks;
 };
 
-static unsigned long long q_le(const unsigned char *p, int n)
-{
-	unsigned long long v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
 static int q_read(struct qfile *q, unsigned blk, unsigned char *buf)
 {
 	unsigned got = 0;
 
-	memset(buf, 0, QB);
-	if (ext2fs_file_llseek(q->f, (__u64)blk * QB, EXT2_SEEK_SET, NULL) ||
-	    ext2fs_file_read(q->f, buf, QB, &got))
+	memset(buf, 0, QT_BLK);
+	if (ext2fs_file_llseek(q->f, (__u64)blk * QT_BLK, EXT2_SEEK_SET,
+			       NULL) ||
+	    ext2fs_file_read(q->f, buf, QT_BLK, &got))
 		return -1;
 	return 0;
 }
 
-static void q_decode(const unsigned char *p, struct qrec *r)
-{
-	r->id = q_le(p, 4);
-	r->ihard = q_le(p + 8, 8);
-	r->isoft = q_le(p + 16, 8);
-	r->inodes = q_le(p + 24, 8);
-	r->bhard = q_le(p + 32, 8);
-	r->bsoft = q_le(p + 40, 8);
-	r->space = q_le(p + 48, 8);
-}
-
-static int q_unused(const unsigned char *p)
-{
-	int i;
-
-	for (i = 0; i < QREC; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
-static void q_row(struct session *s, const struct qrec *r)
+static void q_row(struct session *s, const struct qt_rec *r)
 {
 	out_printf(s->out, "%10u   %8lld %8lld %8lld    %8lld %8lld %8lld\n",
-		   r->id, r->space, r->bsoft, r->bhard, r->inodes, r->isoft,
-		   r->ihard);
+		   r->id, (long long)r->curspace, (long long)r->bsoft,
+		   (long long)r->bhard, (long long)r->curinodes,
+		   (long long)r->isoft, (long long)r->ihard);
 }
 
 /* Lists a tree block's records, depth first, each data block once. */
 static void q_walk(struct qfile *q, unsigned blk, int depth)
 {
-	unsigned char *buf = malloc(QB);
-	struct qrec r;
+	unsigned char *buf = malloc(QT_BLK);
+	struct qt_rec r;
 	unsigned i, ref;
 
 	if (!buf || q_read(q, blk, buf))
@@ -93,18 +55,18 @@ static void q_walk(struct qfile *q, unsigned blk, int depth)
 				goto out;
 			q->seen[blk] = 1;
 		}
-		for (i = 0; i < QPERBLK; i++) {
-			const unsigned char *p = buf + QHDR + i * QREC;
+		for (i = 0; i < QT_PER_BLK; i++) {
+			const unsigned char *p = buf + QT_DHDR + i * QT_REC;
 
-			if (q_unused(p))
+			if (!qt_rec_used(p))
 				continue;
-			q_decode(p, &r);
+			qt_rec_decode(p, &r);
 			q_row(q->s, &r);
 		}
 		goto out;
 	}
-	for (i = 0; i < QB / 4; i++) {
-		ref = q_le(buf + i * 4, 4);
+	for (i = 0; i < QT_BLK / 4; i++) {
+		ref = qt_le(buf + i * 4, 4);
 		if (ref && ref < q->nblocks)
 			q_walk(q, ref, depth + 1);
 	}
@@ -113,9 +75,9 @@ out:
 }
 
 /* Finds id's record (zeros when there is none). */
-static void q_find(struct qfile *q, __u32 id, struct qrec *r)
+static void q_find(struct qfile *q, __u32 id, struct qt_rec *r)
 {
-	unsigned char buf[QB];
+	unsigned char buf[QT_BLK];
 	unsigned blk = 1, i;
 	int depth;
 
@@ -124,17 +86,17 @@ static void q_find(struct qfile *q, __u32 id, struct qrec *r)
 	for (depth = 0; depth < 4; depth++) {
 		if (q_read(q, blk, buf))
 			return;
-		blk = q_le(buf + ((id >> ((3 - depth) * 8)) & 0xff) * 4, 4);
+		blk = qt_le(buf + ((id >> ((3 - depth) * 8)) & 0xff) * 4, 4);
 		if (!blk || blk >= q->nblocks)
 			return;
 	}
 	if (q_read(q, blk, buf))
 		return;
-	for (i = 0; i < QPERBLK; i++) {
-		const unsigned char *p = buf + QHDR + i * QREC;
+	for (i = 0; i < QT_PER_BLK; i++) {
+		const unsigned char *p = buf + QT_DHDR + i * QT_REC;
 
-		if (!q_unused(p) && q_le(p, 4) == id) {
-			q_decode(p, r);
+		if (qt_rec_used(p) && qt_le(p, 4) == id) {
+			qt_rec_decode(p, r);
 			return;
 		}
 	}
@@ -159,7 +121,7 @@ static int q_type(struct session *s, const char *arg)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		if (!strcasecmp(arg, q_names[i]))
+		if (!strcasecmp(arg, qt_type_name(i)))
 			return i;
 	t = strtol(arg, &end, 0);
 	if (!*end && t >= 0 && t < 3)
@@ -167,12 +129,6 @@ static int q_type(struct session *s, const char *arg)
 	out_errtext(s->out, "Invalid quota type: %s\n", arg);
 	out_printf(s->out, "Valid quota types are: user group project \n");
 	return -1;
-}
-
-static ext2_ino_t q_inum(struct ext2_super_block *sb, int type)
-{
-	return type == 0 ? sb->s_usr_quota_inum :
-	       type == 1 ? sb->s_grp_quota_inum : sb->s_prj_quota_inum;
 }
 
 /*
@@ -207,7 +163,7 @@ static int q_check_header(struct session *s, struct qfile *q, int type)
 			    "is stored in wrong endianness\n");
 		return -1;
 	}
-	return q_le(h + 4, 4) > 1 ? -1 : 0;
+	return qt_le(h + 4, 4) > 1 ? -1 : 0;
 }
 
 static int q_open(struct session *s, const char *who, int type,
@@ -217,7 +173,7 @@ static int q_open(struct session *s, const char *who, int type,
 
 	memset(q, 0, sizeof(*q));
 	q->s = s;
-	err = ext2fs_file_open(s->fs, q_inum(s->fs->super, type), 0, &q->f);
+	err = ext2fs_file_open(s->fs, qt_inum(s->fs->super, type), 0, &q->f);
 	if (err) {
 		/* libsupport's quota code logs this line first */
 		out_errtext(s->out, "[ERROR] ../../../../lib/support/quotaio.c"
@@ -227,7 +183,7 @@ static int q_open(struct session *s, const char *who, int type,
 			  "while opening quota inode (type %d)", type);
 		return -1;
 	}
-	q->nblocks = ext2fs_file_get_size(q->f) / QB;
+	q->nblocks = ext2fs_file_get_size(q->f) / QT_BLK;
 	if (q_check_header(s, q, type)) {
 		out_errtext(s->out, "[ERROR] ../../../../lib/support/quotaio.c"
 			    ":250:quota_file_open: qh_ops->check_file "
@@ -243,8 +199,8 @@ static int q_open(struct session *s, const char *who, int type,
 static void q_header(struct session *s, int type)
 {
 	out_printf(s->out, "%7s %2s   %8s %8s %8s    %8s %8s %8s\n",
-		   q_names[type], "id", "space", "quota", "limit", "inodes",
-		   "quota", "limit");
+		   qt_type_name(type), "id", "space", "quota", "limit",
+		   "inodes", "quota", "limit");
 }
 
 static int do_list_quota(struct session *s, int argc, char **argv)
@@ -283,7 +239,7 @@ const struct cmd_entry cmd_list_quota = {
 static int do_get_quota(struct session *s, int argc, char **argv)
 {
 	struct qfile q;
-	struct qrec r;
+	struct qt_rec r;
 	unsigned long id;
 	int type, err;
 

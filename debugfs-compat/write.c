@@ -141,7 +141,6 @@ static errcode_t write_file(struct session *s, const char *src, char *dest)
 	ext2_ino_t parent = s->cwd, ino;
 	struct stat st;
 	errcode_t err;
-	char *cp;
 	int fd;
 
 	fd = open(src, O_RDONLY);
@@ -155,16 +154,10 @@ static errcode_t write_file(struct session *s, const char *src, char *dest)
 		err = errno;
 		goto out;
 	}
-	cp = strrchr(dest, '/');
-	if (cp) {
-		*cp = 0;
-		err = ext2fs_namei(fs, s->root, s->cwd, dest, &parent);
-		if (err) {
-			out_error(s->out, dest, err, "while looking up \"%s\"",
-				  dest);
-			goto out;
-		}
-		dest = cp + 1;
+	err = dfs_wr_parent(s, &dest, &parent);
+	if (err) {
+		out_error(s->out, dest, err, "while looking up \"%s\"", dest);
+		goto out;
 	}
 	if (!ext2fs_namei(fs, s->root, parent, dest, &ino)) {
 		err = EXT2_ET_FILE_EXISTS;

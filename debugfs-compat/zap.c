@@ -1,6 +1,7 @@
 /* zap.c - debugfs's zap_block/zap: fill part of a block with a byte
  * pattern, or flip one bit in it (a block of a file with -f). */
 #include "cmd.h"
+#include "dfs_blk.h"
 #include "dfs_util.h"
 
 #include <getopt.h>
@@ -23,7 +24,6 @@ static int do_zap(struct session *s, int argc, char **argv)
 	unsigned long pattern = 0;
 	const char *file = NULL;
 	unsigned char *buf;
-	ext2_ino_t ino;
 	errcode_t e;
 	blk64_t block;
 
@@ -96,30 +96,8 @@ static int do_zap(struct session *s, int argc, char **argv)
 	block = dfs_parse_ulonglong(s, argv[optind], argv[0], "block", &err);
 	if (err)
 		return CMD_FAIL;
-	if (file) {
-		ino = dfs_string_to_inode(s, file);
-		if (!ino)
-			return CMD_FAIL;
-		e = ext2fs_bmap2(s->fs, ino, NULL, NULL, 0, block, NULL,
-				 &block);
-		if (e) {
-			out_error(s->out, argv[0], e,
-				  "while mapping logical block %llu\n",
-				  (unsigned long long)block);
-			return CMD_FAIL;
-		}
-	}
-	buf = malloc(bs);
-	if (!buf) {
-		out_error(s->out, argv[0], 0, "Couldn't allocate block buffer");
+	if (dfs_blk_read(s, argv[0], file, &block, &buf))
 		return CMD_FAIL;
-	}
-	e = io_channel_read_blk64(s->fs->io, block, 1, buf);
-	if (e) {
-		out_error(s->out, argv[0], e, "while reading block %llu\n",
-			  (unsigned long long)block);
-		goto out;
-	}
 	if (bit >= 0)
 		buf[bit / 8] ^= 1 << (bit % 8);
 	else if (length > 0)
@@ -129,7 +107,6 @@ static int do_zap(struct session *s, int argc, char **argv)
 	if (e)
 		out_error(s->out, argv[0], e, "while write block %llu\n",
 			  (unsigned long long)block);
-out:
 	free(buf);
 	return e ? CMD_FAIL : CMD_OK;
 }

@@ -1,8 +1,10 @@
 /* exp_tools.c - fio, bonnie++ and dbench as an experiment's workload: run
  * in the mounted copy's scratch directory, stopped when the experiment is
- * interrupted, and their results read: fio's JSON, bonnie++'s CSV line,
- * dbench's throughput line. */
+ * interrupted, and their results read: fio's JSON (by the bounded reader,
+ * exp_json.c), bonnie++'s CSV line, dbench's throughput line. */
 #include "exp_workload.h"
+#include "exp_json.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *tool_of(enum exp_wl_kind k)
@@ -93,14 +94,6 @@ int expw_tool_present(const struct exp_workload *w, char *why, size_t len)
 	return -1;
 }
 
-static double mono(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 errcode_t expw_spawn(char *const argv[], const char *dir,
 		     const char *out_path, char *why, size_t len)
 {
@@ -156,8 +149,8 @@ errcode_t expw_spawn(char *const argv[], const char *dir,
 		}
 		if (exp_interrupted && !sent) {
 			kill(pid, SIGTERM);
-			sent = mono();
-		} else if (sent && mono() - sent > 5) {
+			sent = workload_now();
+		} else if (sent && workload_now() - sent > 5) {
 			kill(pid, SIGKILL);
 		}
 		usleep(20000);
@@ -186,154 +179,37 @@ errcode_t expw_spawn(char *const argv[], const char *dir,
 	return 0;
 }
 
-/* --- a small JSON walker: numbers reported with their key path --- */
-
-struct jwalk {
-	const char *p;
-	char path[256];
-	int depth;
-	void (*leaf)(struct jwalk *w, const char *path, double v);
-	/* fio's sums */
+/* fio's sums over its jobs, per direction (0 read, 1 write). */
+struct fio_sums {
 	double iops[2], bw[2], lat[2], bytes[2];
 	unsigned latn[2];
 };
 
-static void ws(struct jwalk *w)
+static double num_of(const struct expj *v, const char *key)
 {
-	while (*w->p == ' ' || *w->p == '\n' || *w->p == '\t' ||
-	       *w->p == '\r')
-		w->p++;
+	const struct expj *m = expj_get_type(v, key, EXPJ_NUM);
+
+	return m ? m->num : 0;
 }
 
-static int jstring(struct jwalk *w, char *out, size_t n)
+static void fio_job(const struct expj *job, struct fio_sums *f)
 {
-	size_t k = 0;
-
-	if (*w->p != '"')
-		return -1;
-	w->p++;
-	while (*w->p && *w->p != '"') {
-		if (*w->p == '\\' && w->p[1])
-			w->p++;
-		if (k + 1 < n)
-			out[k++] = *w->p;
-		w->p++;
-	}
-	if (*w->p != '"')
-		return -1;
-	w->p++;
-	out[k] = 0;
-	return 0;
-}
-
-static int jvalue(struct jwalk *w);
-
-static int jobject(struct jwalk *w)
-{
-	char key[64];
-	size_t plen = strlen(w->path);
-
-	w->p++;
-	ws(w);
-	if (*w->p == '}') {
-		w->p++;
-		return 0;
-	}
-	for (;;) {
-		ws(w);
-		if (jstring(w, key, sizeof(key)))
-			return -1;
-		ws(w);
-		if (*w->p++ != ':')
-			return -1;
-		snprintf(w->path + plen, sizeof(w->path) - plen, "%s%s",
-			 plen ? "." : "", key);
-		if (jvalue(w))
-			return -1;
-		w->path[plen] = 0;
-		ws(w);
-		if (*w->p == ',') {
-			w->p++;
-			continue;
-		}
-		if (*w->p == '}') {
-			w->p++;
-			return 0;
-		}
-		return -1;
-	}
-}
-
-static int jvalue(struct jwalk *w)
-{
-	char tmp[256];
-	int r = 0;
-
-	ws(w);
-	if (++w->depth > 64)
-		return -1;
-	if (*w->p == '{') {
-		r = jobject(w);
-	} else if (*w->p == '[') {
-		w->p++;
-		ws(w);
-		if (*w->p == ']') {
-			w->p++;
-		} else {
-			for (;;) {
-				if (jvalue(w))
-					return -1;
-				ws(w);
-				if (*w->p == ',') {
-					w->p++;
-					continue;
-				}
-				if (*w->p++ != ']')
-					return -1;
-				break;
-			}
-		}
-	} else if (*w->p == '"') {
-		r = jstring(w, tmp, sizeof(tmp));
-	} else if (!strncmp(w->p, "true", 4) || !strncmp(w->p, "null", 4)) {
-		w->p += 4;
-	} else if (!strncmp(w->p, "false", 5)) {
-		w->p += 5;
-	} else {
-		char *end;
-		double v = strtod(w->p, &end);
-
-		if (end == w->p)
-			return -1;
-		w->p = end;
-		if (w->leaf)
-			w->leaf(w, w->path, v);
-	}
-	w->depth--;
-	return r;
-}
-
-static void fio_leaf(struct jwalk *w, const char *path, double v)
-{
+	static const char *const dir[] = { "read", "write" };
+	const struct expj *io, *lat;
 	int d;
 
-	if (strncmp(path, "jobs.", 5))
-		return;
-	path += 5;
-	d = !strncmp(path, "write.", 6) ? 1 : !strncmp(path, "read.", 5) ? 0
-									: -1;
-	if (d < 0)
-		return;
-	path += d ? 6 : 5;
-	if (!strcmp(path, "iops"))
-		w->iops[d] += v;
-	else if (!strcmp(path, "bw"))
-		w->bw[d] += v;
-	else if (!strcmp(path, "io_bytes"))
-		w->bytes[d] += v;
-	else if (!strcmp(path, "lat_ns.mean") && v > 0) {
-		w->lat[d] += v;
-		w->latn[d]++;
+	for (d = 0; d < 2; d++) {
+		io = expj_get_type(job, dir[d], EXPJ_OBJ);
+		if (!io)
+			continue;
+		f->iops[d] += num_of(io, "iops");
+		f->bw[d] += num_of(io, "bw");
+		f->bytes[d] += num_of(io, "io_bytes");
+		lat = expj_get_type(io, "lat_ns", EXPJ_OBJ);
+		if (lat && num_of(lat, "mean") > 0) {
+			f->lat[d] += num_of(lat, "mean");
+			f->latn[d]++;
+		}
 	}
 }
 
@@ -341,29 +217,48 @@ int expw_parse_fio(const char *json, struct exp_run *run, char *why,
 		   size_t len)
 {
 	static const char *const dir[] = { "read", "write" };
-	struct jwalk w;
-	char name[EXP_NAME_LEN];
+	const char *start = json ? strchr(json, '{') : NULL;
+	const char *end = start ? strrchr(start, '}') : NULL;
+	const struct expj *jobs;
+	struct fio_sums f;
+	struct expj *doc;
+	char name[EXP_NAME_LEN], jwhy[160];
+	errcode_t err;
+	size_t i;
 	int d, any = 0;
 
-	memset(&w, 0, sizeof(w));
-	w.p = json ? strchr(json, '{') : NULL;
-	w.leaf = fio_leaf;
-	if (!w.p || jvalue(&w)) {
+	/* the document: from the first '{' (fio may print notes before it)
+	 * to the last '}', or to the end when there is none */
+	if (!start) {
 		snprintf(why, len, "fio's output is not the JSON of "
-			 "--output-format=json");
+			 "--output-format=json (no object in it)");
 		return -1;
 	}
+	err = expj_parse(start, end ? (size_t)(end - start) + 1 :
+			 strlen(start), &doc, jwhy, sizeof(jwhy));
+	if (err) {
+		snprintf(why, len, "fio's output from its byte %zu is not the "
+			 "JSON of --output-format=json (%s)",
+			 (size_t)(start - json),
+			 err == ENOMEM ? "out of memory" : jwhy);
+		return -1;
+	}
+	memset(&f, 0, sizeof(f));
+	jobs = expj_get_type(doc, "jobs", EXPJ_ARR);
+	for (i = 0; jobs && i < jobs->n; i++)
+		fio_job(&jobs->kids[i], &f);
+	expj_free(doc);
 	for (d = 0; d < 2; d++) {
-		if (w.bytes[d] <= 0)
+		if (f.bytes[d] <= 0)
 			continue;
 		any = 1;
 		snprintf(name, sizeof(name), "%s_iops", dir[d]);
-		expw_metric(run, name, w.iops[d], 1);
+		expw_metric(run, name, f.iops[d], 1);
 		snprintf(name, sizeof(name), "%s_kib_per_second", dir[d]);
-		expw_metric(run, name, w.bw[d], 1);
-		if (w.latn[d]) {
+		expw_metric(run, name, f.bw[d], 1);
+		if (f.latn[d]) {
 			snprintf(name, sizeof(name), "%s_latency_us", dir[d]);
-			expw_metric(run, name, w.lat[d] / w.latn[d] / 1000.0,
+			expw_metric(run, name, f.lat[d] / f.latn[d] / 1000.0,
 				    0);
 		}
 	}

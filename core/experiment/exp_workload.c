@@ -5,6 +5,7 @@
  * (create, read back cold, delete: bonnie++'s file phases). */
 #include "exp_workload.h"
 #include "exp_loop.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,16 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 void expw_metric(struct exp_run *run, const char *name, double v,
 		 int higher_better)
@@ -37,37 +29,13 @@ void expw_metric(struct exp_run *run, const char *name, double v,
 	m->higher_better = higher_better;
 }
 
-/* Writes size bytes of buf's pattern to path; fsyncs when asked. */
+/* Writes size bytes of buf's pattern to path; fsyncs when asked; stops
+ * when the experiment is interrupted. */
 static int write_file(const char *path, __u64 size, const char *buf,
 		      size_t chunk, int flags, int do_fsync)
 {
-	__u64 done = 0;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | flags,
-		      0644);
-
-	if (fd < 0)
-		return errno;
-	while (done < size && !exp_interrupted) {
-		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
-		ssize_t w = write(fd, buf, n);
-
-		if (w <= 0) {
-			int e = w < 0 ? errno : EIO;
-
-			close(fd);
-			return e;
-		}
-		done += (size_t)w;
-	}
-	if (do_fsync && fsync(fd)) {
-		int e = errno;
-
-		close(fd);
-		return e;
-	}
-	if (close(fd))
-		return errno;
-	return exp_interrupted ? EINTR : 0;
+	return workload_write_file(path, size, buf, chunk, flags, do_fsync,
+				   &exp_interrupted);
 }
 
 static int smallcreate(const struct exp_workload *w, const char *dir,
@@ -79,7 +47,7 @@ static int smallcreate(const struct exp_workload *w, const char *dir,
 	int err = 0;
 
 	memset(buf, 0x5a, sizeof(buf));
-	t0 = now();
+	t0 = workload_now();
 	for (d = 0; d < w->dirs && !err; d++) {
 		snprintf(path, sizeof(path), "%s/d%04u", dir, d);
 		if (mkdir(path, 0755))
@@ -91,7 +59,7 @@ static int smallcreate(const struct exp_workload *w, const char *dir,
 				 f);
 			err = write_file(path, w->size, buf, sizeof(buf), 0, 1);
 		}
-	run->seconds = now() - t0;
+	run->seconds = workload_now() - t0;
 	expw_metric(run, "seconds", run->seconds, 0);
 	expw_metric(run, "files_per_second", run->seconds > 0 ?
 		    (double)w->dirs * w->files / run->seconds : 0, 1);
@@ -128,7 +96,7 @@ static int randwrite(const struct exp_workload *w, const char *dir,
 	}
 	if (fd < 0)
 		return errno;
-	t0 = now();
+	t0 = workload_now();
 	for (i = 0; !err && i < w->ops && !exp_interrupted; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
@@ -137,7 +105,7 @@ static int randwrite(const struct exp_workload *w, const char *dir,
 		    (ssize_t)sizeof(buf))
 			err = errno ? errno : EIO;
 	}
-	run->seconds = now() - t0;
+	run->seconds = workload_now() - t0;
 	if (close(fd) && !err)
 		err = errno;
 	if (!err && exp_interrupted)
@@ -181,7 +149,7 @@ static int parallel(const struct exp_workload *w, const char *dir,
 		a[i].size = w->size;
 		a[i].err = 0;
 	}
-	t0 = now();
+	t0 = workload_now();
 	for (started = 0; started < k; started++)
 		if (pthread_create(&th[started], NULL, append_main,
 				   &a[started])) {
@@ -193,7 +161,7 @@ static int parallel(const struct exp_workload *w, const char *dir,
 		if (a[i].err && !err)
 			err = a[i].err;
 	}
-	run->seconds = now() - t0;
+	run->seconds = workload_now() - t0;
 	expw_metric(run, "seconds", run->seconds, 0);
 	expw_metric(run, "mib_per_second", run->seconds > 0 ?
 		    (double)k * (double)w->size / 1048576.0 / run->seconds :
@@ -212,7 +180,7 @@ static int createreaddelete(const struct exp_workload *w, const char *dir,
 	if (!buf)
 		return ENOMEM;
 	memset(buf, 0x77, 65536);
-	t0 = now();
+	t0 = workload_now();
 	for (i = 0; i < w->files && !err; i++) {
 		snprintf(path, sizeof(path), "%s/c%06u", dir, i);
 		err = write_file(path, w->size, buf, 65536, 0, 0);
@@ -224,11 +192,11 @@ static int createreaddelete(const struct exp_workload *w, const char *dir,
 		if (fd >= 0)
 			close(fd);
 	}
-	t1 = now();
+	t1 = workload_now();
 	/* read back cold: the page cache would measure memory */
 	if (!err)
 		expl_drop_caches();
-	t2 = now();
+	t2 = workload_now();
 	for (i = 0; i < w->files && !err && !exp_interrupted; i++) {
 		ssize_t r;
 
@@ -244,7 +212,7 @@ static int createreaddelete(const struct exp_workload *w, const char *dir,
 			err = errno;
 		close(fd);
 	}
-	t3 = now();
+	t3 = workload_now();
 	for (i = 0; i < w->files && !err && !exp_interrupted; i++) {
 		snprintf(path, sizeof(path), "%s/c%06u", dir, i);
 		if (unlink(path))
@@ -252,14 +220,14 @@ static int createreaddelete(const struct exp_workload *w, const char *dir,
 	}
 	if (!err && exp_interrupted)
 		err = EINTR;
-	run->seconds = (t1 - t0) + (now() - t2);
+	run->seconds = (t1 - t0) + (workload_now() - t2);
 	expw_metric(run, "seconds", run->seconds, 0);
 	expw_metric(run, "creates_per_second", t1 > t0 ?
 		    w->files / (t1 - t0) : 0, 1);
 	expw_metric(run, "reads_per_second", t3 > t2 ?
 		    w->files / (t3 - t2) : 0, 1);
-	expw_metric(run, "deletes_per_second", now() > t3 ?
-		    w->files / (now() - t3) : 0, 1);
+	expw_metric(run, "deletes_per_second", workload_now() > t3 ?
+		    w->files / (workload_now() - t3) : 0, 1);
 	free(buf);
 	return err;
 }
@@ -360,9 +328,9 @@ static int run_tool(const struct exp_workload *w, const char *dir,
 		argv[argc++] = (char *)w->arg;
 	}
 	argv[argc] = NULL;
-	t0 = now();
+	t0 = workload_now();
 	err = expw_spawn(argv, dir, out, why, len);
-	run->seconds = now() - t0;
+	run->seconds = workload_now() - t0;
 	free(args);
 	if (err)
 		return err;

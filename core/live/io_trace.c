@@ -7,9 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define IO_BUFFER_KB	"2048"
@@ -45,48 +43,20 @@ static void whole_disk(__u64 kdev, __u64 *disk, unsigned long long *start)
 	fclose(f);
 }
 
-static void events_off(const char *dir)
-{
-	char f[96];
-	int i;
-
-	trace_put(dir, "tracing_on", "0");
-	for (i = 0; io_events[i]; i++) {
-		snprintf(f, sizeof(f), "events/block/%s/enable", io_events[i]);
-		trace_put(dir, f, "0");
-	}
-}
-
 errcode_t io_trace_start(struct io_trace *it, __u64 kdev, unsigned blocksize,
 			 char *why, size_t len)
 {
 	const char *root;
-	char p[PATH_MAX + 96], f[96], filt[64];
+	char p[PATH_MAX + 96], filt[64];
 	errcode_t err;
 	int i;
 
 	memset(it, 0, sizeof(*it));
 	it->fd = -1;
-	if (geteuid() != 0) {
-		snprintf(why, len, "watching block I/O needs root (the "
-			 "kernel's tracing is root-only)");
-		return EPERM;
-	}
-	root = trace_tracefs_root();
-	if (!root) {
-		snprintf(why, len, "tracefs is not mounted (mount -t tracefs "
-			 "nodev /sys/kernel/tracing)");
-		return ENOENT;
-	}
-	for (i = 0; io_events[i]; i++) {
-		snprintf(p, sizeof(p), "%s/events/block/%s", root,
-			 io_events[i]);
-		if (access(p, F_OK)) {
-			snprintf(why, len, "the kernel has no block:%s "
-				 "tracepoint (%s)", io_events[i], p);
-			return ENOENT;
-		}
-	}
+	err = trace_fs_ready("watching block I/O", "block", io_events, &root,
+			     why, len);
+	if (err)
+		return err;
 	if (blocksize < 512 || blocksize % 512) {
 		snprintf(why, len, "a block size of %u is not whole sectors",
 			 blocksize);
@@ -96,10 +66,8 @@ errcode_t io_trace_start(struct io_trace *it, __u64 kdev, unsigned blocksize,
 	whole_disk(kdev, &it->kdev, &it->start);
 	snprintf(it->dir, sizeof(it->dir), "%s/instances/e2layout-io-%ld",
 		 root, (long)getpid());
-	if (mkdir(it->dir, 0700) && errno != EEXIST) {
-		err = errno;
-		snprintf(why, len, "cannot create the tracing instance %s: %s",
-			 it->dir, strerror(err));
+	err = trace_instance_make(it->dir, why, len);
+	if (err) {
 		it->dir[0] = 0;
 		return err;
 	}
@@ -113,18 +81,10 @@ errcode_t io_trace_start(struct io_trace *it, __u64 kdev, unsigned blocksize,
 	snprintf(filt, sizeof(filt), "dev == %llu",
 		 (unsigned long long)it->kdev);
 	for (i = 0; io_events[i]; i++) {
-		snprintf(f, sizeof(f), "events/block/%s/filter", io_events[i]);
-		err = trace_put(it->dir, f, filt);
-		if (!err) {
-			snprintf(f, sizeof(f), "events/block/%s/enable",
-				 io_events[i]);
-			err = trace_put(it->dir, f, "1");
-		}
-		if (err) {
-			snprintf(why, len, "cannot enable block:%s in %s: %s",
-				 io_events[i], it->dir, strerror(err));
+		err = trace_event_on(it->dir, "block", io_events[i], filt, why,
+				     len);
+		if (err)
 			goto fail;
-		}
 	}
 	snprintf(p, sizeof(p), "%s/trace_pipe", it->dir);
 	it->fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -190,44 +150,28 @@ int io_trace_line(struct io_trace *it, const char *line, struct io_heat *h,
 	return 1;
 }
 
+struct poll_arg {
+	struct io_trace *it;
+	struct io_heat *h;
+	double now;
+};
+
+static void poll_line(char *line, void *arg)
+{
+	struct poll_arg *a = arg;
+
+	io_trace_line(a->it, line, a->h, a->now);
+}
+
 errcode_t io_trace_poll(struct io_trace *it, struct io_heat *h, double now,
 			size_t max_bytes)
 {
-	size_t total = 0, rest;
-	char *start, *nl;
-	ssize_t n;
+	struct poll_arg a = { it, h, now };
 
 	if (it->fd < 0)
 		return EINVAL;
-	while (total < max_bytes) {
-		n = read(it->fd, it->line + it->llen,
-			 sizeof(it->line) - 1 - it->llen);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			return errno;
-		}
-		if (!n)
-			break;
-		total += (size_t)n;
-		it->llen += (size_t)n;
-		it->line[it->llen] = 0;
-		start = it->line;
-		while ((nl = memchr(start, '\n',
-				    it->llen - (size_t)(start - it->line)))) {
-			*nl = 0;
-			io_trace_line(it, start, h, now);
-			start = nl + 1;
-		}
-		rest = it->llen - (size_t)(start - it->line);
-		if (rest == sizeof(it->line) - 1)
-			rest = 0;	/* longer than any event: drop it */
-		memmove(it->line, start, rest);
-		it->llen = rest;
-	}
-	return 0;
+	return trace_pipe_read(it->fd, it->line, sizeof(it->line), &it->llen,
+			       max_bytes, poll_line, &a);
 }
 
 errcode_t io_trace_stop(struct io_trace *it)
@@ -240,7 +184,7 @@ errcode_t io_trace_stop(struct io_trace *it)
 	}
 	if (!it->dir[0])
 		return 0;
-	events_off(it->dir);
+	trace_events_off(it->dir, "block", io_events);
 	if (rmdir(it->dir))
 		err = errno;
 	it->dir[0] = 0;

@@ -7,14 +7,11 @@
 #include "trace_fs.h"
 #include "trace_parse.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const events[] = {
@@ -31,41 +28,9 @@ static int counted_event(const char *ev)
 errcode_t trace_available(char *why, size_t len)
 {
 	const char *root;
-	char p[PATH_MAX];
-	int i;
 
-	if (geteuid() != 0) {
-		snprintf(why, len, "recording the allocator needs root (the "
-			 "kernel's tracing is root-only)");
-		return EPERM;
-	}
-	root = trace_tracefs_root();
-	if (!root) {
-		snprintf(why, len, "tracefs is not mounted (mount -t tracefs "
-			 "nodev /sys/kernel/tracing)");
-		return ENOENT;
-	}
-	for (i = 0; events[i]; i++) {
-		snprintf(p, sizeof(p), "%s/events/ext4/%s", root, events[i]);
-		if (access(p, F_OK)) {
-			snprintf(why, len, "the kernel has no ext4:%s "
-				 "tracepoint (%s)", events[i], p);
-			return ENOENT;
-		}
-	}
-	return 0;
-}
-/* Turns every event of the instance off (best effort). */
-static void events_off(const char *dir)
-{
-	char f[128];
-	int i;
-
-	trace_put(dir, "tracing_on", "0");
-	for (i = 0; events[i]; i++) {
-		snprintf(f, sizeof(f), "events/ext4/%s/enable", events[i]);
-		trace_put(dir, f, "0");
-	}
+	return trace_fs_ready("recording the allocator", "ext4", events, &root,
+			      why, len);
 }
 
 errcode_t trace_start(struct trace_session *ts, __u64 kdev, char *why,
@@ -79,23 +44,20 @@ errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
 			   size_t len)
 {
 	const char *root;
-	char f[128], filt[64], kb[32];
+	char filt[64], kb[32];
 	errcode_t err;
 	int i;
 
 	memset(ts, 0, sizeof(*ts));
-	err = trace_available(why, len);
+	err = trace_fs_ready("recording the allocator", "ext4", events, &root,
+			     why, len);
 	if (err)
 		return err;
-	root = trace_tracefs_root();
 	snprintf(ts->dir, sizeof(ts->dir), "%s/instances/e2layout-%ld", root,
 		 (long)getpid());
-	if (mkdir(ts->dir, 0700) && errno != EEXIST) {
-		err = errno;
-		snprintf(why, len, "cannot create the tracing instance %s: %s",
-			 ts->dir, strerror(errno));
+	err = trace_instance_make(ts->dir, why, len);
+	if (err)
 		return err;
-	}
 	ts->active = 1;
 	trace_put(ts->dir, "tracing_on", "0");
 	snprintf(kb, sizeof(kb), "%u", opts && opts->buffer_kb ?
@@ -115,23 +77,15 @@ errcode_t trace_start_opts(struct trace_session *ts, __u64 kdev,
 	for (i = 0; events[i]; i++) {
 		if (ts->counting && counted_event(events[i]))
 			continue;
-		snprintf(f, sizeof(f), "events/ext4/%s/filter", events[i]);
-		err = trace_put(ts->dir, f, filt);
-		if (!err) {
-			snprintf(f, sizeof(f), "events/ext4/%s/enable",
-				 events[i]);
-			err = trace_put(ts->dir, f, "1");
-		}
-		if (err) {
-			snprintf(why, len, "cannot enable ext4:%s in %s: %s",
-				 events[i], ts->dir, strerror(err));
+		err = trace_event_on(ts->dir, "ext4", events[i], filt, why,
+				     len);
+		if (err)
 			goto fail;
-		}
 	}
 	return trace_put(ts->dir, "tracing_on", "1");
 fail:
 	trace_counters_close(ts);
-	events_off(ts->dir);
+	trace_events_off(ts->dir, "ext4", events);
 	rmdir(ts->dir);
 	ts->active = 0;
 	return err;
@@ -143,7 +97,7 @@ static errcode_t finish(struct trace_session *ts, struct trace_rec *r,
 			errcode_t err)
 {
 	r->lost = trace_lost_events(ts->dir);
-	events_off(ts->dir);
+	trace_events_off(ts->dir, "ext4", events);
 	if (ts->pipe_open) {
 		close(ts->pipe_fd);
 		ts->pipe_open = 0;
@@ -215,30 +169,23 @@ errcode_t trace_finish(struct trace_session *ts, struct trace_rec *r)
 	return finish(ts, r, err);
 }
 
-/* Parses the complete lines of ts->line, keeping a partial last one. */
-static void poll_lines(struct trace_session *ts, struct trace_rec *r)
-{
-	char *start = ts->line, *nl;
-	size_t rest;
+struct poll_arg {
+	struct trace_session *ts;
+	struct trace_rec *r;
+};
 
-	while ((nl = memchr(start, '\n', ts->llen - (start - ts->line)))) {
-		*nl = 0;
-		trace_parse_line(r, start, ts->pend, &ts->npend);
-		start = nl + 1;
-	}
-	rest = ts->llen - (start - ts->line);
-	if (rest == sizeof(ts->line) - 1)
-		rest = 0;	/* a line longer than any event: drop it */
-	memmove(ts->line, start, rest);
-	ts->llen = rest;
+static void poll_line(char *line, void *arg)
+{
+	struct poll_arg *a = arg;
+
+	trace_parse_line(a->r, line, a->ts->pend, &a->ts->npend);
 }
 
 errcode_t trace_poll(struct trace_session *ts, struct trace_rec *r,
 		     size_t max_bytes)
 {
+	struct poll_arg a = { ts, r };
 	char p[PATH_MAX + 16];
-	size_t total = 0;
-	ssize_t n;
 
 	if (!ts->active)
 		return EINVAL;
@@ -250,24 +197,8 @@ errcode_t trace_poll(struct trace_session *ts, struct trace_rec *r,
 		ts->pipe_open = 1;
 		ts->llen = 0;
 	}
-	while (total < max_bytes) {
-		n = read(ts->pipe_fd, ts->line + ts->llen,
-			 sizeof(ts->line) - 1 - ts->llen);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				break;
-			return errno;
-		}
-		if (!n)
-			break;
-		total += (size_t)n;
-		ts->llen += (size_t)n;
-		ts->line[ts->llen] = 0;
-		poll_lines(ts, r);
-	}
-	return 0;
+	return trace_pipe_read(ts->pipe_fd, ts->line, sizeof(ts->line),
+			       &ts->llen, max_bytes, poll_line, &a);
 }
 
 void trace_rec_free(struct trace_rec *r)

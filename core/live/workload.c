@@ -61,7 +61,7 @@ int workload_parse_size(const char *s, __u64 *v)
 	return 0;
 }
 
-static double now(void)
+double workload_now(void)
 {
 	struct timespec t;
 
@@ -76,16 +76,18 @@ struct writer {
 	int err;
 };
 
-static int write_file(const char *path, __u64 size, const char *buf,
-		      size_t chunk)
+int workload_write_file(const char *path, __u64 size, const char *buf,
+			size_t chunk, int flags, int do_fsync,
+			const volatile sig_atomic_t *stop)
 {
 	__u64 done = 0;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | flags,
+		      0644);
 
 	if (fd < 0)
 		return errno;
-	while (done < size) {
-		size_t n = size - done < chunk ? size - done : chunk;
+	while (done < size && !(stop && *stop)) {
+		size_t n = size - done < chunk ? (size_t)(size - done) : chunk;
 		ssize_t w = write(fd, buf, n);
 
 		if (w <= 0) {
@@ -96,13 +98,15 @@ static int write_file(const char *path, __u64 size, const char *buf,
 		}
 		done += (size_t)w;
 	}
-	if (fsync(fd)) {
+	if (do_fsync && fsync(fd)) {
 		int e = errno;
 
 		close(fd);
 		return e;
 	}
-	return close(fd) ? errno : 0;
+	if (close(fd))
+		return errno;
+	return stop && *stop ? EINTR : 0;
 }
 
 static void *writer_main(void *arg)
@@ -120,7 +124,8 @@ static void *writer_main(void *arg)
 	memset(buf, 0x5a + (int)w->index, CHUNK);
 	for (i = w->index; i < w->p->files && !w->err; i += w->p->threads) {
 		snprintf(path, sizeof(path), "%s/f%05u", w->dir, i);
-		w->err = write_file(path, w->p->size, buf, CHUNK);
+		w->err = workload_write_file(path, w->p->size, buf, CHUNK, 0, 1,
+					     NULL);
 	}
 	free(buf);
 	return NULL;
@@ -281,9 +286,9 @@ errcode_t workload_measure(const struct live_info *l, ext2_filsys fs,
 	sync();	/* earlier writes must not land in this recording */
 	m->traced = !trace_start(&ts, l->kdev, m->why_untraced,
 				 sizeof(m->why_untraced));
-	t0 = now();
+	t0 = workload_now();
 	err = p->kind == WL_FILES ? run_files(dir, p) : run_randwrite(dir, p);
-	m->seconds = now() - t0;
+	m->seconds = workload_now() - t0;
 	if (m->traced) {
 		if (trace_stop(&ts, &rec)) {
 			m->traced = 0;

@@ -8,6 +8,8 @@
 #include "live.h"
 #include "trace.h"
 
+#include <signal.h>
+
 enum wl_kind { WL_FILES, WL_RANDWRITE };
 
 struct wl_params {
@@ -48,6 +50,20 @@ const char *workload_name(enum wl_kind kind);
 
 /* Parses "64K", "8M", "1G" or a byte count. */
 int workload_parse_size(const char *s, __u64 *v);
+
+/* CLOCK_MONOTONIC, in seconds. */
+double workload_now(void);
+
+/*
+ * Writes size bytes to path (created or truncated, with the open flags
+ * flags added: O_APPEND, O_DSYNC...) from buf, chunk bytes at a time, and
+ * fsyncs it when do_fsync.  Stops once *stop is set (stop may be NULL),
+ * returning EINTR.  0 or an errno.  (The experiment's workloads use it
+ * too.)
+ */
+int workload_write_file(const char *path, __u64 size, const char *buf,
+			size_t chunk, int flags, int do_fsync,
+			const volatile sig_atomic_t *stop);
 
 /*
  * Runs p in a scratch directory under l->mnt, removes it, and fills m.

@@ -36,7 +36,7 @@ ext2_ino_t qt_inum(const struct ext2_super_block *sb, int type)
 	return 0;
 }
 
-static __u64 le(const unsigned char *p, int n)
+__u64 qt_le(const unsigned char *p, int n)
 {
 	__u64 v = 0;
 
@@ -146,17 +146,17 @@ errcode_t qt_open(ext2_filsys fs, int type, struct qt_file *qf)
 	err = read_qblk(qf, 0, b);
 	if (err)
 		return err;
-	if (le(b, 4) != magic[type])
+	if (qt_le(b, 4) != magic[type])
 		return damaged(qf, "bad magic 0x%08llx (a %s quota file has "
-			       "0x%08x)", (unsigned long long)le(b, 4),
+			       "0x%08x)", (unsigned long long)qt_le(b, 4),
 			       qt_type_name(type), magic[type]);
-	if (le(b + 4, 4) != 1)
+	if (qt_le(b + 4, 4) != 1)
 		return damaged(qf, "format version %llu (only version 1, "
 			       "v2r1, is known)",
-			       (unsigned long long)le(b + 4, 4));
-	qf->bgrace = le(b + 8, 4);
-	qf->igrace = le(b + 12, 4);
-	qf->nblocks = le(b + 20, 4);
+			       (unsigned long long)qt_le(b + 4, 4));
+	qf->bgrace = qt_le(b + 8, 4);
+	qf->igrace = qt_le(b + 12, 4);
+	qf->nblocks = qt_le(b + 20, 4);
 	if (qf->nblocks < 2 || qf->nblocks > size / QT_BLK ||
 	    qf->nblocks > QT_MAX_BLOCKS)
 		return damaged(qf, "its header declares %u blocks in a file "
@@ -165,7 +165,7 @@ errcode_t qt_open(ext2_filsys fs, int type, struct qt_file *qf)
 	return 0;
 }
 
-static int rec_used(const unsigned char *p)
+int qt_rec_used(const unsigned char *p)
 {
 	int i;
 
@@ -185,18 +185,18 @@ static const unsigned char *rec_at(const unsigned char *b, unsigned slot)
 static errcode_t data_parse(struct qt_file *qf, __u32 blk,
 			    const unsigned char *b, unsigned *n)
 {
-	unsigned entries = le(b + 8, 2), i, j, cnt = 0;
+	unsigned entries = qt_le(b + 8, 2), i, j, cnt = 0;
 
 	for (i = 0; i < QT_PER_BLK; i++) {
-		if (!rec_used(rec_at(b, i)))
+		if (!qt_rec_used(rec_at(b, i)))
 			continue;
 		for (j = 0; j < i; j++)
-			if (rec_used(rec_at(b, j)) &&
-			    le(rec_at(b, j), 4) == le(rec_at(b, i), 4))
+			if (qt_rec_used(rec_at(b, j)) &&
+			    qt_le(rec_at(b, j), 4) == qt_le(rec_at(b, i), 4))
 				return damaged(qf, "data block %u holds id "
 					       "%llu twice", blk,
 					       (unsigned long long)
-					       le(rec_at(b, i), 4));
+					       qt_le(rec_at(b, i), 4));
 		cnt++;
 	}
 	if (entries != cnt)
@@ -212,7 +212,7 @@ static int data_slot(const unsigned char *b, __u32 id)
 	unsigned i;
 
 	for (i = 0; i < QT_PER_BLK; i++)
-		if (rec_used(rec_at(b, i)) && le(rec_at(b, i), 4) == id)
+		if (qt_rec_used(rec_at(b, i)) && qt_le(rec_at(b, i), 4) == id)
 			return i;
 	return -1;
 }
@@ -279,7 +279,7 @@ static errcode_t walk_tree(struct walk *w, __u32 blk, int depth,
 	if (err)
 		return err;
 	for (i = 0; i < QT_REFS; i++) {
-		ref = le(b + i * 4, 4);
+		ref = qt_le(b + i * 4, 4);
 		if (!ref)
 			continue;
 		if (ref <= QT_TREEOFF || ref >= w->qf->nblocks)
@@ -318,17 +318,17 @@ errcode_t qt_check(struct qt_file *qf, __u32 *nrecs)
 	return err;
 }
 
-static void rec_decode(const unsigned char *p, struct qt_rec *r)
+void qt_rec_decode(const unsigned char *p, struct qt_rec *r)
 {
-	r->id = le(p, 4);
-	r->ihard = le(p + 8, 8);
-	r->isoft = le(p + 16, 8);
-	r->curinodes = le(p + 24, 8);
-	r->bhard = le(p + 32, 8);
-	r->bsoft = le(p + 40, 8);
-	r->curspace = le(p + 48, 8);
-	r->btime = le(p + 56, 8);
-	r->itime = le(p + 64, 8);
+	r->id = qt_le(p, 4);
+	r->ihard = qt_le(p + 8, 8);
+	r->isoft = qt_le(p + 16, 8);
+	r->curinodes = qt_le(p + 24, 8);
+	r->bhard = qt_le(p + 32, 8);
+	r->bsoft = qt_le(p + 40, 8);
+	r->curspace = qt_le(p + 48, 8);
+	r->btime = qt_le(p + 56, 8);
+	r->itime = qt_le(p + 64, 8);
 }
 
 static void rec_encode(unsigned char *p, const struct qt_rec *r)
@@ -345,7 +345,7 @@ static void rec_encode(unsigned char *p, const struct qt_rec *r)
 	put_le(p + 64, 8, r->itime);
 	/* An all-zero record reads as a free slot: mark it used, as the
 	 * kernel and e2fsprogs do. */
-	if (!rec_used(p))
+	if (!qt_rec_used(p))
 		put_le(p + 64, 8, 1);
 }
 
@@ -365,8 +365,8 @@ errcode_t qt_find(struct qt_file *qf, __u32 id, struct qt_rec *r,
 		err = read_qblk(qf, blk, b);
 		if (err)
 			return err;
-		ref = le(b + ((id >> ((QT_DEPTH - 1 - depth) * 8)) & 0xff) * 4,
-			 4);
+		ref = qt_le(b + ((id >> ((QT_DEPTH - 1 - depth) * 8)) & 0xff) *
+			    4, 4);
 		if (!ref)
 			return 0;
 		if (ref <= QT_TREEOFF || ref >= qf->nblocks)
@@ -389,7 +389,7 @@ errcode_t qt_find(struct qt_file *qf, __u32 id, struct qt_rec *r,
 	if (slot < 0)
 		return damaged(qf, "the tree leads id %u to data block %u, "
 			       "which has no record of it", id, blk);
-	rec_decode(rec_at(b, slot), r);
+	qt_rec_decode(rec_at(b, slot), r);
 	r->blk = blk;
 	r->slot = slot;
 	*found = 1;
@@ -416,7 +416,7 @@ errcode_t qt_write(struct qt_file *qf, const struct qt_rec *r)
 	if (err)
 		goto out;
 	p = buf + off + QT_DHDR + r->slot * QT_REC;
-	if (!rec_used(p) || le(p, 4) != r->id) {
+	if (!qt_rec_used(p) || qt_le(p, 4) != r->id) {
 		err = damaged(qf, "the record of id %u left its slot", r->id);
 		goto out;
 	}

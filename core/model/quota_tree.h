@@ -37,6 +37,13 @@ struct qt_file {
 	char why[192];			/* what is wrong, after E2L_ERR_QUOTA */
 };
 
+/* The n-byte little-endian number at p. */
+__u64 qt_le(const unsigned char *p, int n);
+/* 1 when the QT_REC-byte record at p is in use (not all zeros). */
+int qt_rec_used(const unsigned char *p);
+/* Decodes the record at p into r (its place, blk and slot, untouched). */
+void qt_rec_decode(const unsigned char *p, struct qt_rec *r);
+
 /* "user", "group", "project". */
 const char *qt_type_name(int type);
 /* The superblock's quota inode of type (0: that type is off). */

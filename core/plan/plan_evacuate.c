@@ -29,34 +29,49 @@ static int add_ino(struct plan_evac *e, ext2_ino_t ino)
 	return 0;
 }
 
-static int scan_cb(const struct owner_run *run, void *arg)
+enum evac_role plan_evac_role(const struct owner_run *run, dgrp_t own_first,
+			      dgrp_t own_n)
 {
-	struct plan_evac *e = arg;
-
 	switch (run->cls) {
 	case OWN_FREE:
 	case OWN_UNINIT:
-		return 0;
+		return EVAC_CLEAR;
 	case OWN_BBITMAP:
 	case OWN_IBITMAP:
 	case OWN_ITABLE:
-		if (e->own_n && run->group >= e->own_first &&
-		    run->group - e->own_first < e->own_n)
-			return 0;	/* the caller's repack moves it */
-		break;
+		if (own_n && run->group >= own_first &&
+		    run->group - own_first < own_n)
+			return EVAC_CLEAR;	/* the caller's repack moves it */
+		return EVAC_FIXED;
 	case OWN_FILE:
 	case OWN_DIR:
 	case OWN_MAPPING:
 	case OWN_JOURNAL:
+		return EVAC_INODE;
+	case OWN_XATTR:
+		return EVAC_XATTR;
+	case OWN_OTHER:
+		return run->ino == EXT2_RESIZE_INO ? EVAC_RESIZE : EVAC_FIXED;
+	default:
+		return EVAC_FIXED;
+	}
+}
+
+static int scan_cb(const struct owner_run *run, void *arg)
+{
+	struct plan_evac *e = arg;
+
+	switch (plan_evac_role(run, e->own_first, e->own_n)) {
+	case EVAC_CLEAR:
+		return 0;
+	case EVAC_INODE:
 		if (!run->ino)
 			break;
 		return add_ino(e, run->ino);
-	case OWN_XATTR:
+	case EVAC_XATTR:
 		e->xattr += run->len;
 		return 0;
-	case OWN_OTHER:
-		if (run->ino != EXT2_RESIZE_INO)
-			break;
+	case EVAC_RESIZE:
 		if (e->island && run->len == 1)
 			return 0;	/* the repack moves it */
 		if (!e->island && run->len == 1 && !e->dind) {
@@ -64,7 +79,7 @@ static int scan_cb(const struct owner_run *run, void *arg)
 			return 0;
 		}
 		break;
-	default:
+	case EVAC_FIXED:
 		break;
 	}
 	if (!e->fixed)

@@ -1,14 +1,13 @@
 /* plan_repack.c - the repack_flex plan: moves the block bitmaps, inode
  * bitmaps and inode tables of a flex group's groups into one packed island
  * (as mke2fs -G lays them out).  Building (read-only), checking a plan
- * before it is applied; plan_repack_show.c previews it, plan_repack_run.c
- * applies it.
+ * before it is applied; plan_repack_occ.c finds what is in the island's
+ * way, plan_repack_show.c previews it, plan_repack_run.c applies it.
  * Items in the way inside the island go through a temporary place first;
  * the resize inode's double-indirect block, when it is in the island, moves
  * to the first free block after it (where mke2fs -G puts it); the reserved
  * GDT blocks it lists never move. */
 #include "plan_repack_int.h"
-#include "owner.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,163 +128,6 @@ errcode_t repack_span_parts(ext2_filsys fs, blk64_t a, blk64_t len,
 		a = e;
 	}
 	return 0;
-}
-
-static const struct repack_item *dind_item(const struct plan_repack *r)
-{
-	return r->nitems && r->items[r->nitems - 1].what == RP_DIND ?
-	       &r->items[r->nitems - 1] : NULL;
-}
-
-/* What occupies the island besides the groups' own metadata. */
-struct occ {
-	struct session *s;
-	const struct plan_repack *r;
-	const struct plan *head, *upto;	/* moves before upto empty it */
-	blk64_t dind;			/* moves out: not in the way */
-	ext2_ino_t inos[8];
-	size_t n;
-	blk64_t files, fixed, first_bad, fixed_at;
-	enum owner_class fixed_cls;
-	ext2_ino_t fixed_ino;
-};
-
-static int occ_cb(const struct owner_run *run, void *arg)
-{
-	struct occ *o = arg;
-	size_t i;
-
-	switch (run->cls) {
-	case OWN_FREE:
-	case OWN_UNINIT:
-		return 0;
-	case OWN_BBITMAP:
-	case OWN_IBITMAP:
-	case OWN_ITABLE:
-		if (run->group >= o->r->first &&
-		    run->group < o->r->first + o->r->n)
-			return 0;	/* ours: it moves */
-		break;
-	case OWN_FILE:
-	case OWN_DIR:
-	case OWN_MAPPING:
-	case OWN_JOURNAL:
-		if (o->head && run->ino &&
-		    plan_chain_moves(o->head, o->upto, run->ino))
-			return 0;	/* an earlier plan moves it out */
-		/* fall through */
-	case OWN_XATTR:
-		if (!o->files++ && !o->fixed)
-			o->first_bad = run->start;
-		o->files += run->len - 1;
-		for (i = 0; i < o->n && o->inos[i] != run->ino; i++)
-			;
-		if (i == o->n && o->n < 8 && run->ino)
-			o->inos[o->n++] = run->ino;
-		return 0;
-	case OWN_OTHER:
-		if (run->ino == EXT2_RESIZE_INO && o->dind &&
-		    repack_in_cluster(o->s->fs, o->dind, run->start,
-				      run->len))
-			return 0;	/* moves out first (with its slack) */
-		break;
-	default:
-		break;
-	}
-	if (!o->fixed) {
-		o->fixed_at = run->start;
-		o->fixed_cls = run->cls;
-		o->fixed_ino = run->ino;
-	}
-	o->fixed += run->len;
-	return 0;
-}
-
-/* The rest of the island's first and last clusters (bigalloc): any
- * group's metadata may share them, nothing else. */
-static int slack_cb(const struct owner_run *run, void *arg)
-{
-	if (run->cls >= OWN_SUPER && run->cls <= OWN_ITABLE)
-		return 0;
-	return occ_cb(run, arg);
-}
-
-static errcode_t occ_part(blk64_t start, blk64_t len, void *arg)
-{
-	struct occ *o = arg;
-	blk64_t mask = EXT2FS_CLUSTER_MASK(o->s->fs);
-	blk64_t head = start & ~mask, end = start + len;
-	blk64_t tail = (end + mask) & ~mask;
-	errcode_t err;
-
-	err = owner_for_range(o->s, start, len, occ_cb, o);
-	if (!err && head < start)
-		err = owner_for_range(o->s, head, start - head, slack_cb, o);
-	if (!err && end < tail)
-		err = owner_for_range(o->s, end, tail - end, slack_cb, o);
-	return err;
-}
-
-/* The island holds nothing but the groups' metadata, the resize inode's
- * block that moves out, and files the plans of head's chain before upto
- * move away. */
-static int island_free(struct session *s, const struct plan_repack *r,
-		       const struct plan *head, const struct plan *upto)
-{
-	const struct repack_item *d = dind_item(r);
-	struct occ o = {0};
-	char list[128] = "";
-	size_t i, l;
-	errcode_t err;
-
-	o.r = r;
-	o.head = head;
-	o.upto = upto;
-	o.dind = d ? d->from : 0;
-	o.s = s;
-	err = owner_index_build(s);
-	if (!err)	/* (the group headers in it stay: not asked about) */
-		err = repack_span_parts(s->fs, r->island, r->island_len,
-					occ_part, &o);
-	if (err) {
-		out_error(s->out, "repack_flex", err, "while finding what "
-			  "owns blocks %llu-%llu",
-			  (unsigned long long)r->island,
-			  (unsigned long long)(r->island + r->island_len - 1));
-		return 0;
-	}
-	if (o.fixed) {
-		out_error(s->out, "repack_flex", 0, "the island %llu-%llu "
-			  "holds %llu blocks of metadata that cannot move "
-			  "(first: %s%s at block %llu); this flex group cannot "
-			  "be packed there",
-			  (unsigned long long)r->island,
-			  (unsigned long long)(r->island + r->island_len - 1),
-			  (unsigned long long)o.fixed,
-			  owner_class_name(o.fixed_cls),
-			  o.fixed_cls == OWN_RSV_GDT ? " (reserved GDT blocks "
-			  "of the resize inode)" : "",
-			  (unsigned long long)o.fixed_at);
-		return 0;
-	}
-	if (o.files) {
-		for (i = 0; i < o.n; i++) {
-			l = strlen(list);
-			snprintf(list + l, sizeof(list) - l, "%s%u",
-				 i ? ", " : "", o.inos[i]);
-		}
-		out_error(s->out, "repack_flex", 0, "the island %llu-%llu "
-			  "holds %llu blocks of file data (inodes %s%s); free "
-			  "it first with: evacuate %llu-%llu",
-			  (unsigned long long)r->island,
-			  (unsigned long long)(r->island + r->island_len - 1),
-			  (unsigned long long)o.files, list,
-			  o.n == 8 ? ", ..." : "",
-			  (unsigned long long)o.first_bad,
-			  (unsigned long long)(r->island + r->island_len - 1));
-		return 0;
-	}
-	return 1;
 }
 
 /* New places outside the island: the double-indirect block's (the first
@@ -464,7 +306,7 @@ errcode_t plan_build_repack_opts(struct session *s, unsigned long flex,
 		plan_free(p);
 		return 0;	/* *pp stays NULL */
 	}
-	if (!island_free(s, r, before, NULL))
+	if (!repack_island_free(s, r, before, NULL))
 		goto bad;
 	err = place_tmp(s, r, avoid);
 	if (err)
@@ -580,7 +422,7 @@ int plan_repack_sane(struct session *s, const struct plan *p)
 				  repack_what_name[r->items[i].what]);
 			return 1;
 		}
-	return !island_free(s, r, p->head, p);
+	return !repack_island_free(s, r, p->head, p);
 }
 errcode_t plan_build_dind_move(struct session *s, blk64_t goal,
 			       struct plan **pp)

@@ -1,5 +1,7 @@
 /* plan_repack_int.h - what the repack_flex files (plan_repack.c: building
- * and previewing; plan_repack_run.c: applying, verifying, saving) share. */
+ * and checking; plan_repack_occ.c: what is in the island's way;
+ * plan_repack_run.c: applying, verifying, saving) and the evacuation scan
+ * (plan_evacuate.c) share. */
 #ifndef E2L_PLAN_REPACK_INT_H
 #define E2L_PLAN_REPACK_INT_H
 
@@ -54,6 +56,24 @@ errcode_t repack_span_parts(ext2_filsys fs, blk64_t a, blk64_t len,
  * why not and returns 1. */
 int plan_repack_geometry(struct session *s, struct plan_repack *r,
 			 unsigned long flex, int log);
+
+/* plan_repack_occ.c: 1 when the island holds nothing but the groups'
+ * metadata, the resize inode's block that moves out, and files the plans
+ * of head's chain before upto move away; else prints what is in the way
+ * (with the evacuate request that frees it, for files) and returns 0. */
+int repack_island_free(struct session *s, const struct plan_repack *r,
+		       const struct plan *head, const struct plan *upto);
+
+/* What a run of the owner index is to a plan emptying a range (the
+ * evacuation scan, repack_flex's island): nothing in the way (free, or
+ * the bitmaps and inode table of a group in [own_first, own_first +
+ * own_n), which the caller moves), an inode's blocks, an xattr block, a
+ * block of the resize inode, or metadata that stays (plan_evacuate.c). */
+enum evac_role { EVAC_CLEAR, EVAC_INODE, EVAC_XATTR, EVAC_RESIZE,
+		 EVAC_FIXED };
+struct owner_run;
+enum evac_role plan_evac_role(const struct owner_run *run, dgrp_t own_first,
+			      dgrp_t own_n);
 
 /* plan_repack_clu.c: the accounting in clusters (a block each without
  * bigalloc).  repack_meta_at: 1 when [first, first + len) holds a block of

@@ -4,7 +4,6 @@
 # metrics (fio's write iops, bonnie++'s create latency, dbench's MB/s) in
 # every run, and nothing is left behind.  A tool that is not installed is
 # reported as such (and that case skipped).
-# e2l: serial - times benchmark tools' workloads
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/explib.sh"
 need_loop

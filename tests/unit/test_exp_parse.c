@@ -1,11 +1,13 @@
 /* test_exp_parse.c - the experiment's readers of tool output: fio's JSON
  * (sums over jobs, only directions that did I/O), bonnie++'s 1.98 CSV line
  * (measured rates, "+++++" skipped) and dbench's throughput line; and
- * hostile input (garbage, truncation, deep nesting) refused, not crashed. */
+ * hostile input (garbage, truncation at every byte, deep nesting, numbers
+ * out of range or not numbers) refused, not crashed. */
 #include "testlib.h"
 #include "exp_trace.h"
 #include "exp_workload.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct exp_metric *find(const struct exp_run *r, const char *n)
@@ -18,9 +20,7 @@ static const struct exp_metric *find(const struct exp_run *r, const char *n)
 	return NULL;
 }
 
-static void t_fio(void **state)
-{
-	static const char json[] =
+static const char fio_json[] =
 		"fio: note a warning line before the document\n"
 		"{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"a\","
 		"\"read\":{\"io_bytes\":0,\"bw\":0,\"iops\":0.0,"
@@ -30,12 +30,15 @@ static void t_fio(void **state)
 		"{\"jobname\":\"b\",\"read\":{\"io_bytes\":0},\"write\":"
 		"{\"io_bytes\":4194304,\"bw\":1024,\"iops\":256.5,\"lat_ns\":"
 		"{\"mean\":4000000.0}}}],\"disk_util\":[]}";
+
+static void t_fio(void **state)
+{
 	struct exp_run r;
 	char why[256];
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(expw_parse_fio(json, &r, why, sizeof(why)), 0);
+	assert_int_equal(expw_parse_fio(fio_json, &r, why, sizeof(why)), 0);
 	assert_null(find(&r, "read_iops"));
 	assert_non_null(find(&r, "write_iops"));
 	assert_true(find(&r, "write_iops")->value == 769.0);
@@ -66,6 +69,49 @@ static void t_fio_deep(void **state)
 	deep[4000] = 0;
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(expw_parse_fio(deep, &r, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "nested too deeply"));
+	assert_int_equal(r.nm, 0);
+}
+
+/* fio's document cut short anywhere, a number out of range or not a
+ * number: refused with the byte, no metric recorded, no read past the
+ * text (each cut is its own allocation, for ASan). */
+static void t_fio_hostile(void **state)
+{
+	static const char *const bad_num[] = {
+		"{\"jobs\":[{\"write\":{\"io_bytes\":1e999,\"iops\":1}}]}",
+		"{\"jobs\":[{\"write\":{\"io_bytes\":4096,\"iops\":-1e400}}]}",
+		"{\"jobs\":[{\"write\":{\"io_bytes\":4096,\"iops\":nan}}]}",
+		"{\"jobs\":[{\"write\":{\"io_bytes\":4096,\"iops\":inf}}]}",
+		NULL
+	};
+	size_t full = strlen(fio_json), cut;
+	struct exp_run r;
+	char why[256], *text;
+	int i;
+
+	(void)state;
+	for (cut = 0; cut < full; cut++) {
+		text = malloc(cut + 1);
+		assert_non_null(text);
+		memcpy(text, fio_json, cut);
+		text[cut] = 0;
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(expw_parse_fio(text, &r, why, sizeof(why)),
+				 -1);
+		assert_int_equal(r.nm, 0);
+		free(text);
+	}
+	for (i = 0; bad_num[i]; i++) {
+		memset(&r, 0, sizeof(r));
+		assert_int_equal(expw_parse_fio(bad_num[i], &r, why,
+						sizeof(why)), -1);
+		assert_int_equal(r.nm, 0);
+		assert_non_null(strstr(why, "at byte"));
+	}
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_fio(bad_num[0], &r, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "out of range"));
 }
 
 static void t_bonnie(void **state)
@@ -164,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_fio),
 		cmocka_unit_test(t_fio_deep),
+		cmocka_unit_test(t_fio_hostile),
 		cmocka_unit_test(t_bonnie),
 		cmocka_unit_test(t_dbench),
 		cmocka_unit_test(t_hist),
