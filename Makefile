@@ -117,13 +117,17 @@ $(BUILD)/gen/help_data.c: $(HELP_SRC) help/gen_help.sh
 MAN_PAGE   := $(BUILD)/gen/e2layout.$(MANSECT)
 MAN_GEN    := help/gen_man.sh help/gen_man.awk help/man.in help/version.h
 
-$(MAN_PAGE): $(MAN_GEN) $(CMD_SRC) $(HELP_SRC)
+# The compiled-in copy is made from a page of its own name, so that an
+# install with another MANSECT (a page of another name) never remakes it.
+MAN_BUILT  := $(BUILD)/gen/man_page.roff
+
+$(MAN_PAGE) $(MAN_BUILT): $(MAN_GEN) $(CMD_SRC) $(HELP_SRC)
 	@mkdir -p $(dir $@)
 	sh help/gen_man.sh $@ $(MANSECT) help/man.in help/version.h \
 		-- $(CMD_SRC) -- $(HELP_SRC)
 
-$(BUILD)/gen/man_page.c: $(MAN_PAGE) help/gen_man.sh
-	sh help/gen_man.sh --c $@ $(MAN_PAGE)
+$(BUILD)/gen/man_page.c: $(MAN_BUILT) help/gen_man.sh
+	sh help/gen_man.sh --c $@ $(MAN_BUILT)
 
 man: $(MAN_PAGE)
 

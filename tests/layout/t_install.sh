@@ -48,8 +48,14 @@ inst uninstall PREFIX=/usr
 left=$(find "$T/root" -type f | sed "s|^$T/root||")
 [ -z "$left" ] || fail "make uninstall left: $left"
 
-# The directories are the caller's.
+# The directories are the caller's.  (An install with another MANSECT
+# never remakes the build's compiled-in page: it remade man_page.c with
+# section 1, and the next build's --man then differed from its page.)
+mp=$top/build/gen/man_page.c
+before=$(cksum < "$mp" 2>/dev/null || echo none)
 inst install PREFIX=/opt/x BINDIR=/opt/x/bin MANDIR=/opt/x/man MANSECT=1
+[ "$(cksum < "$mp" 2>/dev/null || echo none)" = "$before" ] ||
+	fail "make install MANSECT=1 remade $mp"
 [ -x "$T/root/opt/x/bin/e2layout" ] || fail "BINDIR ignored"
 grep -q '^\.TH E2LAYOUT 1 ' "$T/root/opt/x/man/man1/e2layout.1" || fail "MANDIR/MANSECT ignored"
 inst uninstall PREFIX=/opt/x BINDIR=/opt/x/bin MANDIR=/opt/x/man MANSECT=1
