@@ -196,6 +196,8 @@ static void check_image(const char *img)
 		assert_int_equal(owner_scan_step(&t.s, 1000, &done), 0);
 	assert_true(owner_index_complete(&t.s));
 	same_counts(&t, img, "after the scan");
+	/* a clean filesystem's runs never overlap: frun_find's fast path */
+	assert_false(owner_files(t.s.owners)->overlap);
 	cells_add_up(&t, img, "after the scan");
 	add_overlaps(&t);
 	same_counts(&t, img, "with overlapping runs");
