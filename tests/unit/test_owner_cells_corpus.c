@@ -93,11 +93,11 @@ static int check_image(const char *path, const char *label)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]) + 1; i++) {
 		bpc = i < sizeof(sizes) / sizeof(sizes[0]) ? sizes[i] :
 		      total / 61 + 1;
-		for (b = 0, cells = 0; b < total && cells < 3000;
+		for (b = 0, cells = 0; b < total && cells < 1500;
 		     b += bpc, cells++)
 			same_range(&s, label, b, bpc);
 	}
-	for (r = 0; r < 300 && total; r++)
+	for (r = 0; r < 150 && total; r++)
 		same_range(&s, label, rnd() % total,
 			   1 + rnd() % (total / 4 + 1));
 	same_range(&s, label, 0, (blk64_t)-1);

@@ -208,7 +208,7 @@ static void t_shapes(void **state)
 static void t_huge(void **state)
 {
 	struct frun_vec v = {0};
-	size_t n = 1500000;
+	size_t n = 600000;
 
 	(void)state;
 	ascending(&v, n, 4096, 7, 0);
