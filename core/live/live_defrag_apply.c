@@ -4,6 +4,7 @@
  * writers), with progress, an optional rate limit and a stop between two
  * chunks on SIGINT or SIGTERM; then each file is checked by FIEMAP against
  * its donor's blocks and by SHA-256 against its content before. */
+#include "e2l_err.h"
 #include "live_defrag.h"
 #include "sha256.h"
 
@@ -112,9 +113,10 @@ static errcode_t hash_fd(int fd, off_t len, unsigned char out[32])
 
 	if (!buf)
 		return ENOMEM;
-	if (sha256_init(&c)) {
+	err = sha256_init(&c);
+	if (err) {
 		free(buf);
-		return ENOMEM;
+		return err;
 	}
 	while (off < len) {
 		n = pread(fd, buf, len - off < BUF ? (size_t)(len - off) : BUF,
@@ -412,6 +414,21 @@ int ldf_apply(struct session *s, struct ldf_plan *p)
 	size_t i, failed = 0, moving = ldf_movable(p);
 	int stop;
 
+	/* Without SHA-256 no move could be checked (and each would look
+	 * written during it): refuse before the first one. */
+	if (moving && sha256_check()) {
+		out_error(s->out, "defrag", E2L_ERR_UNSAFE, "SHA-256 is not "
+			  "available (libcrypto, OpenSSL's library, cannot be "
+			  "loaded or does not work): a live move checks each "
+			  "file's content with it before and after; nothing "
+			  "moved");
+		for (i = 0; i < p->n; i++)
+			if (p->f[i].donor >= 0) {
+				close(p->f[i].donor);
+				p->f[i].donor = -1;
+			}
+		return 1;
+	}
 	for (i = 0; i < p->n; i++)
 		if (!p->f[i].dropped && !p->f[i].done)
 			rs.total += p->f[i].data_blocks;

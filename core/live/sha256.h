@@ -26,6 +26,10 @@ void sha256_update(struct sha256 *c, const void *data, size_t len);
  * take as a match: it sees the error first).
  */
 int sha256_final(struct sha256 *c, unsigned char out[32]);
+/* Can a digest be made: libcrypto loads, has the functions, and gives the
+ * empty message's digest?  0, or sha256_init's error (EIO: a wrong
+ * digest).  For a caller to refuse up front what would need one. */
+int sha256_check(void);
 /* The digest as 64 lowercase hex digits and a NUL. */
 void sha256_hex(const unsigned char d[32], char out[65]);
 

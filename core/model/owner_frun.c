@@ -286,6 +286,7 @@ static int nearly_sorted(struct frun *v, size_t n)
 
 void frun_sort(struct frun_vec *vec)
 {
+	blk64_t end;
 	size_t i, o = 0;
 	struct frun *v;
 
@@ -305,6 +306,14 @@ void frun_sort(struct frun_vec *vec)
 		vec->v[o++] = vec->v[i];
 	}
 	vec->n = o;
+	/* does a run start inside an earlier one (a cross-link)? */
+	vec->overlap = 0;
+	for (i = 0, end = 0; i < o && !vec->overlap; i++) {
+		if (frun_start(&vec->v[i]) < end)
+			vec->overlap = 1;
+		if (frun_end(&vec->v[i]) > end)
+			end = frun_end(&vec->v[i]);
+	}
 	v = realloc(vec->v, (o ? o : 1) * sizeof(*v));
 	if (v) {
 		vec->v = v;
@@ -312,11 +321,12 @@ void frun_sort(struct frun_vec *vec)
 	}
 }
 
-size_t frun_find(const struct frun_vec *v, blk64_t pos)
+/* The first run of v starting after pos. */
+static size_t first_after(const struct frun_vec *v, blk64_t pos)
 {
 	size_t lo = 0, hi = v->n;
 
-	while (lo < hi) {	/* first run starting after pos */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (frun_start(&v->v[mid]) <= pos)
@@ -324,7 +334,24 @@ size_t frun_find(const struct frun_vec *v, blk64_t pos)
 		else
 			hi = mid;
 	}
-	if (lo && frun_end(&v->v[lo - 1]) > pos)
-		return lo - 1;
+	return lo;
+}
+
+size_t frun_find(const struct frun_vec *v, blk64_t pos)
+{
+	size_t lo = first_after(v, pos), i;
+
+	if (!v->overlap) {	/* only the last run starting by pos can */
+		if (lo && frun_end(&v->v[lo - 1]) > pos)
+			return lo - 1;
+		return lo;
+	}
+	/* Runs overlap: a run starting earlier may reach past a later one.
+	 * None longer than FRUN_MAX_LEN, so the first run over pos starts
+	 * after pos - FRUN_MAX_LEN. */
+	i = pos >= FRUN_MAX_LEN ? first_after(v, pos - FRUN_MAX_LEN) : 0;
+	for (; i < lo; i++)
+		if (frun_end(&v->v[i]) > pos)
+			return i;
 	return lo;
 }

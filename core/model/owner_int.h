@@ -66,6 +66,8 @@ struct frun {
 struct frun_vec {
 	struct frun *v;
 	size_t n, cap;
+	int overlap;	/* set by frun_sort: a run starts inside an earlier
+			   one (cross-links), frun_find looks back */
 };
 
 static inline blk64_t frun_start(const struct frun *r)
@@ -95,7 +97,8 @@ errcode_t frun_push(struct frun_vec *vec, const struct orun *r);
 /* Sorts in place (no second copy) by (start, ino, class, len, lblk), drops
  * exact duplicates as orun_sort does and gives memory back. */
 void frun_sort(struct frun_vec *vec);
-/* Index of the first run of v that may overlap pos. */
+/* Index of the first run of v (sorted) over pos when one is (every run
+ * before it ends at pos or before), else of the first run after pos. */
 size_t frun_find(const struct frun_vec *v, blk64_t pos);
 
 errcode_t orun_push(struct orun_vec *vec, const struct orun *r);

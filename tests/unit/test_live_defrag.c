@@ -50,6 +50,8 @@ static void test_sha256(void **state)
 	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67"
 			    "f1809a48a497200e046d39ccc7112cd0");
 	free(mil);
+	/* the probe a live move makes before its first move */
+	assert_int_equal(sha256_check(), 0);
 }
 
 static void test_runs(void **state)

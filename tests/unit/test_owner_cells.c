@@ -101,6 +101,84 @@ static void add_overlaps(struct tsession *t)
 	idx->files_sorted = 0;
 }
 
+/* The counts of the cells of a map add up to the whole range's: a cell
+ * that starts inside a long run sees that run's owner, however many
+ * shorter runs start between it and the cell (cross-links). */
+static void cells_add_up(struct tsession *t, const char *img,
+			 const char *when)
+{
+	static const blk64_t sizes[] = {1, 7, 64, 1000, 4096};
+	blk64_t total = ext2fs_blocks_count(t->s.fs->super), bpc, b, pos;
+	blk64_t whole[OWN_CLASS_MAX], sum[OWN_CLASS_MAX];
+	size_t i, cells;
+	int k;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		bpc = sizes[i];
+		/* a window of at most 4000 cells, from the middle */
+		pos = total / 2 - total / 2 % bpc;
+		if (pos > bpc * 2000)
+			pos -= bpc * 2000;
+		else
+			pos = 0;
+		memset(whole, 0, sizeof(whole));
+		memset(sum, 0, sizeof(sum));
+		for (b = pos, cells = 0; b < total && cells < 4000;
+		     b += bpc, cells++)
+			assert_int_equal(owner_class_counts(&t->s, b, bpc,
+							    sum), 0);
+		assert_int_equal(owner_class_counts(&t->s, pos, b - pos,
+						    whole), 0);
+		for (k = 0; k < OWN_CLASS_MAX; k++)
+			if (whole[k] != sum[k])
+				fail_msg("%s %s: cells of %llu from %llu: %s "
+					 "%llu in all, %llu added up", img,
+					 when, (unsigned long long)bpc,
+					 (unsigned long long)pos,
+					 owner_class_key(k),
+					 (unsigned long long)whole[k],
+					 (unsigned long long)sum[k]);
+	}
+}
+
+/* A long file run and short ones starting inside it (ino 5 on the
+ * shared start's blocks): the blocks past the short ones are the long
+ * run's, for one block's owner as for the counts. */
+static void add_long_over_short(struct tsession *t)
+{
+	struct owner_index *idx = t->s.owners;
+	blk64_t total = ext2fs_blocks_count(t->s.fs->super);
+	struct frun_vec *fv = owner_files(idx);
+	struct owner_run run;
+	struct orun r;
+	blk64_t s0 = total / 2 + 3, len = total - s0 < 3000 ? total - s0 : 3000;
+	int i;
+
+	assert_true(len >= 60);
+	memset(&r, 0, sizeof(r));
+	orun_set_start(&r, s0);
+	r.len = len;
+	r.cls = OWN_FILE;
+	r.ino = 4000;
+	assert_int_equal(frun_push(fv, &r), 0);
+	for (i = 0; i < 5; i++) {
+		orun_set_start(&r, s0 + 10 + len / 6 * i);
+		r.len = 2;
+		r.ino = 4001 + i;
+		assert_int_equal(frun_push(fv, &r), 0);
+	}
+	idx->files_sorted = 0;
+	/* no metadata there on these images: the long run owns it */
+	assert_int_equal(owner_lookup(&t->s, s0 + len - 1, &run), 0);
+	if (run.cls == OWN_FILE || run.cls == OWN_MAPPING)
+		assert_int_equal(run.ino, 4000);
+	else if (run.cls == OWN_FREE || run.cls == OWN_UNINIT ||
+		 run.cls == OWN_UNKNOWN)
+		fail_msg("block %llu, inside inode 4000's run: %s",
+			 (unsigned long long)(s0 + len - 1),
+			 owner_class_key(run.cls));
+}
+
 static void check_image(const char *img)
 {
 	struct tsession t;
@@ -118,8 +196,14 @@ static void check_image(const char *img)
 		assert_int_equal(owner_scan_step(&t.s, 1000, &done), 0);
 	assert_true(owner_index_complete(&t.s));
 	same_counts(&t, img, "after the scan");
+	/* a clean filesystem's runs never overlap: frun_find's fast path */
+	assert_false(owner_files(t.s.owners)->overlap);
+	cells_add_up(&t, img, "after the scan");
 	add_overlaps(&t);
 	same_counts(&t, img, "with overlapping runs");
+	cells_add_up(&t, img, "with overlapping runs");
+	add_long_over_short(&t);
+	cells_add_up(&t, img, "with a long run over short ones");
 	tl_close(&t);
 }
 

@@ -175,12 +175,28 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
 	for (i = 0; i + 1 < o; i++)
 		assert_true(frun_start(&v.v[i]) <= frun_start(&v.v[i + 1]));
 	if (o) {
-		blk64_t pos = frun_start(&v.v[o / 2]);
+		blk64_t pos = frun_start(&v.v[o / 2]), p2;
+		int k;
 
-		i = frun_find(&v, pos);	/* the last run starting there */
-		assert_true(i >= o / 2 && i < o);
-		assert_true(frun_start(&v.v[i]) == pos);
-		assert_true(i + 1 == o || frun_start(&v.v[i + 1]) > pos);
+		/* the first run over pos: every one before it ends by pos
+		 * (with overlapping runs, not always the last to start) */
+		for (k = 0; k < 2; k++) {
+			p2 = pos + (blk64_t)k * 17;
+			i = frun_find(&v, p2);
+			assert_true(i <= o);
+			if (i < o && frun_start(&v.v[i]) <= p2)
+				assert_true(frun_end(&v.v[i]) > p2);
+			else
+				assert_true(i == o || frun_start(&v.v[i]) > p2);
+			while (i-- > 0)
+				assert_true(frun_end(&v.v[i]) <= p2);
+		}
+		if (!v.overlap) {	/* then the last run starting there */
+			i = frun_find(&v, pos);
+			assert_true(frun_start(&v.v[i]) == pos);
+			assert_true(i + 1 == o ||
+				    frun_start(&v.v[i + 1]) > pos);
+		}
 	}
 	free(ref);
 	free(v.v);

@@ -1,0 +1,2 @@
+evacuate 135000-145000
+plan show
