@@ -370,7 +370,10 @@ errcode_t plan_create_file(ext2_filsys fs, struct plan *p)
 	errcode_t err;
 	__u32 now = time(NULL);
 
-	err = ext2fs_read_inode_bitmap(fs);
+	/* the handle's own bitmap when it has one: rereading it from disk
+	 * would drop the session's unwritten allocations (a debugfs-style
+	 * write earlier in the session) and hand out their inode again */
+	err = fs->inode_map ? 0 : ext2fs_read_inode_bitmap(fs);
 	if (!err)
 		err = ext2fs_new_inode(fs, dir, LINUX_S_IFREG | 0644, 0, &ino);
 	if (err)

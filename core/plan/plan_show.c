@@ -120,15 +120,16 @@ void plan_get_stats(const struct plan *p, struct plan_stats *st)
 
 
 /* The inode a plan that creates its file (prealloc of a new name) will
- * give it: apply allocates with ext2fs_new_inode from the same bitmap, in
- * the same directory (p->ino), so the preview can name it; 0 when the
- * plan's file exists or the bitmap cannot be read. */
-static ext2_ino_t plan_new_file_ino(ext2_filsys fs, const struct plan *p)
+ * give it: apply allocates with ext2fs_new_inode from the same bitmap (the
+ * session's, with its unwritten changes), in the same directory (p->ino),
+ * so the preview can name it; 0 when the plan's file exists or the bitmap
+ * cannot be read. */
+static ext2_ino_t plan_new_file_ino(struct session *s, const struct plan *p)
 {
 	ext2_ino_t ino;
 
-	if (!p->create_name[0] || ext2fs_read_inode_bitmap(fs) ||
-	    ext2fs_new_inode(fs, p->ino, LINUX_S_IFREG | 0644, 0, &ino))
+	if (!p->create_name[0] || session_need(s, NEED_INODE_BITMAP) ||
+	    ext2fs_new_inode(s->fs, p->ino, LINUX_S_IFREG | 0644, 0, &ino))
 		return 0;
 	return ino;
 }
@@ -156,7 +157,7 @@ void plan_show(struct session *s, const struct plan *p)
 	plan_map_strip(fs, p, 0, lo, per, cells, before);
 	plan_map_strip(fs, p, 1, lo, per, cells, after);
 
-	newino = plan_new_file_ino(fs, p);
+	newino = plan_new_file_ino(s, p);
 	if (sink_is_json(s->out)) {
 		json_str(s->out, "kind", p->kind);
 		json_u64(s->out, "inode", newino ? newino : p->ino);
