@@ -44,17 +44,28 @@ static struct uw_layer *layer_of(io_channel ch)
 	return (struct uw_layer *)io_layer_find(ch, uw_write_blk64);
 }
 
+/* What every write, discard and zeroout does first: refused once the file
+ * is finished, else the old contents of [off, off + len) saved. */
+static errcode_t uw_before(io_channel ch, unsigned long long off,
+			   unsigned long long len, struct uw_layer **Lp)
+{
+	struct uw_layer *L = layer_of(ch);
+
+	*Lp = L;
+	if (!L->g)
+		return E2L_ERR_UNDO_SEALED;
+	return uw_save(L->g, off, len);
+}
+
 static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
 				int count, const void *buf)
 {
-	struct uw_layer *L = layer_of(ch);
 	unsigned long long off = blk * ch->block_size;
 	unsigned long long len = uw_bytes(ch, count);
+	struct uw_layer *L;
 	errcode_t err;
 
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g, off, len);
+	err = uw_before(ch, off, len, &L);
 	if (err)
 		return err;
 	err = L->l.below->write_blk64(ch, blk, count, buf);
@@ -71,34 +82,32 @@ static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
 static errcode_t uw_discard(io_channel ch, unsigned long long blk,
 			    unsigned long long count)
 {
-	struct uw_layer *L = layer_of(ch);
 	unsigned long long off = blk * ch->block_size;
+	unsigned long long len = count * ch->block_size;
+	struct uw_layer *L;
 	errcode_t err;
 
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g, off, count * ch->block_size);
+	err = uw_before(ch, off, len, &L);
 	if (err)
 		return err;
 	err = L->l.below->discard(ch, blk, count);
-	uw_follow(L->g, off, count * ch->block_size, 0);
+	uw_follow(L->g, off, len, 0);
 	return err;
 }
 
 static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
 			    unsigned long long count)
 {
-	struct uw_layer *L = layer_of(ch);
 	unsigned long long off = blk * ch->block_size;
+	unsigned long long len = count * ch->block_size;
+	struct uw_layer *L;
 	errcode_t err;
 
-	if (!L->g)
-		return E2L_ERR_UNDO_SEALED;
-	err = uw_save(L->g, off, count * ch->block_size);
+	err = uw_before(ch, off, len, &L);
 	if (err)
 		return err;
 	err = L->l.below->zeroout(ch, blk, count);
-	uw_follow(L->g, off, count * ch->block_size, 0);
+	uw_follow(L->g, off, len, 0);
 	return err;
 }
 
