@@ -81,12 +81,15 @@ int plan_verify(struct session *s, const struct plan *p)
 	int ext, bad = 0;
 	errcode_t err;
 
-	/* Judge the bitmap on disk, not the copy in memory. */
+	/* Judge the bitmap on disk, not the copy in memory; reread through
+	 * the session so that what it records of the bitmap stays true
+	 * (loaded, and of which type) for the requests after this one. */
 	if (fs->block_map) {
 		ext2fs_free_block_bitmap(fs->block_map);
 		fs->block_map = NULL;
 	}
-	err = ext2fs_read_block_bitmap(fs);
+	s->loaded &= ~NEED_BLOCK_BITMAP;
+	err = session_need(s, NEED_BLOCK_BITMAP);
 	if (!err && p->repack)
 		return plan_repack_verify(s, p) | check_counters(s);
 	if (!err)
