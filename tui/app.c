@@ -420,7 +420,10 @@ int tui_main(struct session *s, const char *keys)
 	char buf[4096];
 	size_t n;
 
-	setlocale(LC_ALL, "");
+	/* the terminal's character set only: numbers are read and written
+	 * the C way (a comma-decimal LC_NUMERIC misread saved results and
+	 * changed what requests print at the prompt) */
+	setlocale(LC_CTYPE, "");
 	t->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t->s = s;
 	t->fs = s->fs;
