@@ -27,11 +27,18 @@ typedef int final_fn(EVP_MD_CTX *, unsigned char *, unsigned int *);
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* libcrypto's soname: the one this program was built against first. */
+/* libcrypto's soname: OpenSSL 3 names it by its major version; 1.1 has no
+ * OPENSSL_VERSION_MAJOR and its own name. */
+#ifdef OPENSSL_VERSION_MAJOR
+#define CRYPTO_SONAME "libcrypto.so." STR(OPENSSL_VERSION_MAJOR)
+#else
+#define CRYPTO_SONAME "libcrypto.so.1.1"
+#endif
+
+/* libcrypto: the one this program was built against first. */
 static void *load(void)
 {
-	void *h = dlopen("libcrypto.so." STR(OPENSSL_VERSION_MAJOR),
-			 RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(CRYPTO_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	return h ? h : dlopen("libcrypto.so", RTLD_NOW | RTLD_LOCAL);
 }
