@@ -14,12 +14,16 @@ out=$1; shift
 		name=$(basename "$f"); name=${name%.*}
 		printf '\t{"%s", "%s",\n' "$kind" "$name"
 		# A lab's solution: lines stay in the source (the tests replay
-		# them) and out of the binary (strings would show them).
-		drop='s/^//'
-		[ "$kind" = labs ] && drop='/^solution:/d'
+		# them) and out of the binary (strings would show them); the
+		# rest of a lab, its checks and which choice is right, goes in
+		# rot13 (labs/lab.c turns it back) so that strings cannot show
+		# a trainee the answers either.
+		drop='s/^//'; rot='s/^//'
+		[ "$kind" = labs ] && drop='/^solution:/d' &&
+			rot='y/ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm/'
 		# Backslashes first, then quotes and tabs, as C wants them.
-		sed -e "$drop" -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' \
-		    -e 's/^/	 "/' -e 's/$/\\n"/' "$f"
+		sed -e "$drop" -e "$rot" -e 's/\\/\\\\/g' -e 's/"/\\"/g' \
+		    -e 's/	/\\t/g' -e 's/^/	 "/' -e 's/$/\\n"/' "$f"
 		printf '\t},\n'
 	done
 	echo '	{0, 0, 0},'

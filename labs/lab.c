@@ -3,6 +3,7 @@
  * what could only fail later: unknown keys, recipe steps and facts. */
 #include "lab.h"
 #include "help.h"
+#include "lab_choice.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,9 +23,18 @@ static char *trim(char *p)
 	return p;
 }
 
+static char *rtrim(char *p)
+{
+	char *e = p + strlen(p);
+
+	while (e > p && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return p;
+}
+
 static const char *const lab_keys[] = {
 	"name", "title", "needs", "goal", "step", "hint", "recipe", "check",
-	"claim", "solution", NULL
+	"claim", "solution", "choice", NULL
 };
 
 /* Every key, recipe step, check and claim known: a lab that loads can be
@@ -32,7 +42,7 @@ static const char *const lab_keys[] = {
 static errcode_t lab_lint(const struct lab *lab, struct sink *out)
 {
 	const struct lab_line *ll;
-	const char *why, *const *k;
+	const char *why, *const *k, *key;
 	char *line, word[32];
 	size_t i;
 
@@ -65,6 +75,12 @@ static errcode_t lab_lint(const struct lab *lab, struct sink *out)
 				  why);
 			return EXT2_ET_INVALID_ARGUMENT;
 		}
+	}
+	why = lab_choice_lint(lab, &key);
+	if (why) {
+		out_error(out, "lab", 0, "%s.lab: choice[%s]: %s", lab->name,
+			  key, why);
+		return EXT2_ET_INVALID_ARGUMENT;
 	}
 	return 0;
 }
@@ -117,7 +133,12 @@ static errcode_t lab_parse(struct lab *lab, struct sink *out)
 				*br = 0;
 		}
 		ll->key = trim(p);
-		ll->val = trim(colon + 1);
+		/* a goal keeps its indentation past the one space after the
+		 * colon: its items and their continuations line up as written */
+		v = colon + 1;
+		if (*v == ' ')
+			v++;
+		ll->val = strcmp(ll->key, "goal") ? trim(v) : rtrim(v);
 	}
 	lab->title = lab_get(lab, "title", "", 0);
 	if (!lab->title || !lab_get(lab, "goal", "", 0)) {
@@ -180,6 +201,19 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* A compiled-in lab's text, which help/gen_help.sh stored in rot13: a new
+ * string (free()), NULL when out of memory. */
+static char *unrot(const char *text)
+{
+	char *t = strdup(text), *p;
+
+	for (p = t; p && *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+			*p = (char)((*p & 32) | ((((*p & 31) - 1 + 13) % 26) + 1) |
+				    64);
+	return t;
+}
+
 errcode_t lab_load_file(const char *path, struct lab *lab, struct sink *out)
 {
 	const char *base = strrchr(path, '/');
@@ -218,7 +252,7 @@ errcode_t lab_load(const char *name, struct lab *lab, struct sink *out)
 	text = help_find("labs", name);
 	if (!text)
 		return ENOENT;
-	return lab_from_text(strdup(text), name, lab, out);
+	return lab_from_text(unrot(text), name, lab, out);
 }
 
 void lab_free(struct lab *lab)
@@ -243,18 +277,27 @@ const char *lab_get(const struct lab *lab, const char *key, const char *tag,
 
 void lab_describe(const struct lab *lab, struct strbuf *sb)
 {
-	const char *v;
+	const char *v, *p, *ask = NULL, *next, *key;
 	size_t i;
 
 	strbuf_printf(sb, "Lab %s: %s%s\n\nGoal:\n", lab->name, lab->title,
 		      lab->live ? " (needs a live system)" : lab->mount ?
 		      " (needs root and a loop mount)" : "");
-	for (i = 0; (v = lab_get(lab, "goal", "", i)); i++)
+	for (i = 0; (v = lab_get(lab, "goal", "", i)); i++) {
 		strbuf_printf(sb, "  %s\n", v);
+		if (!ask && lab_choice_asks(lab, v, &key))
+			ask = v;
+		/* a question's own lines (indented deeper) first, then its
+		 * choices in this trainee's order */
+		next = lab_get(lab, "goal", "", i + 1);
+		if (ask && !(next && !lab_choice_asks(lab, next, &key) &&
+			     strspn(next, " ") > strspn(ask, " ") + 2)) {
+			lab_choice_describe(lab, ask, sb);
+			ask = NULL;
+		}
+	}
 	strbuf_printf(sb, "\nSteps:\n");
 	for (i = 0; (v = lab_get(lab, "step", "", i)); i++) {
-		const char *p;
-
 		strbuf_printf(sb, "  %zu. ", i + 1);
 		for (p = v; *p; p++) {
 			strbuf_add(sb, p, 1);

@@ -69,7 +69,7 @@ static void lab_list(struct sink *out)
 static void lab_usage(struct sink *out)
 {
 	out_errtext(out, "Usage: e2layout lab [--labs DIR] list\n"
-			 "       e2layout lab show NAME\n"
+			 "       e2layout lab show NAME [DIR]\n"
 			 "       e2layout lab hint NAME [N]\n"
 			 "       e2layout lab start NAME [DIR] [--trainee NAME] "
 			 "[--force]\n"
@@ -103,6 +103,31 @@ static int lab_hint(const struct lab *lab, const char *n, struct sink *out)
 	}
 	for (i = 0; (h = lab_get(lab, "hint", "", i)); i++)
 		out_printf(out, "Hint %ld: %s\n", i + 1, h);
+	return 0;
+}
+
+/* lab show NAME [DIR]: the text as the trainee whose scenario of this lab
+ * is in DIR (the current directory) sees it: their order of the choices. */
+static int lab_show(struct lab *lab, const char *dir, struct strbuf *sb,
+		    struct sink *out)
+{
+	char path[4096];
+	struct lab_state st;
+	int own = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.state", dir, lab->name);
+	if (!lab_state_read(path, &st) && !strcmp(st.lab, lab->name)) {
+		lab->seed = st.seed;
+		snprintf(lab->trainee, sizeof(lab->trainee), "%s", st.trainee);
+		own = 1;
+	}
+	lab_describe(lab, sb);
+	out_printf(out, "%s", sb->buf);
+	if (!own && lab_get(lab, "choice", NULL, 0))
+		out_printf(out, "\nEach trainee gets the choices in another "
+			   "order: lab start prints yours,\nand lab show %s "
+			   "DIR shows those of the scenario in DIR.\n",
+			   lab->name);
 	return 0;
 }
 
@@ -228,10 +253,8 @@ int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 				  o.args[1]);
 		return 1;
 	}
-	if (!strcmp(cmd, "show") && o.nargs == 2) {
-		lab_describe(&lab, &sb);
-		out_printf(out, "%s", sb.buf);
-		rc = 0;
+	if (!strcmp(cmd, "show")) {
+		rc = lab_show(&lab, o.nargs == 3 ? o.args[2] : ".", &sb, out);
 	} else if (!strcmp(cmd, "hint")) {
 		rc = lab_hint(&lab, o.nargs == 3 ? o.args[2] : NULL, out);
 	} else if (!strcmp(cmd, "check") && o.nargs == 3) {

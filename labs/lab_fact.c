@@ -5,6 +5,7 @@
  * lab_fact_file.c (help/labs/README.md lists them all). */
 #include "lab_int.h"
 #include "lab_htree.h"
+#include "lab_choice.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -120,6 +121,18 @@ static const char *fact_exp(const struct lab_fact_arg *a, struct lab_fact *f)
 	return lab_fact_exp(a->im->image, a->path, a->field, f);
 }
 
+/* choice(KEY): the letter of KEY's right choice in this trainee's order. */
+static const char *fact_choice(const struct lab_fact_arg *a,
+			       struct lab_fact *f)
+{
+	char c = lab_choice_letter(a->im->lab, a->path);
+
+	if (!c)
+		return "the lab has no choice[KEY] lines for this key";
+	strbuf_add(&f->s, &c, 1);
+	return NULL;
+}
+
 enum fact_form {
 	FA_NONE,	/* name or name.field */
 	FA_NUM,		/* name(EXPR)[.field] */
@@ -163,6 +176,7 @@ static const struct fact_family {
 	{ "trace", FA_PATH, "uuid first group inode blocks", 1, fact_trace,
 	  NULL },
 	{ "exp", FA_PATH, "", 1, fact_exp, lab_exp_field_ok },
+	{ "choice", FA_PATH, NULL, 1, fact_choice, NULL },
 };
 
 /* Is s[0..n) one of the space-separated words? */

@@ -31,7 +31,10 @@ sed "s/^blocks_per_group = .*/blocks_per_group = $((8 * bs))/" "$T/a/bigalloc.an
 lab_gamed bigalloc "$img" "$T/bpg" "answer blocks_per_group" "8 x block size blocks per group"
 sed "s/^small = .*/small = 1/" "$T/a/bigalloc.answers" > "$T/small"
 lab_gamed bigalloc "$img" "$T/small" "answer small" "the one block the file maps"
-sed "s/^why = .*/why = b/" "$T/a/bigalloc.answers" > "$T/why"
+# the letter alice's text gives "larger blocks" (each trainee's order differs)
+wrong=$("$E2LAYOUT" lab show bigalloc "$T/a" | sed -n 's/^ *\([a-f]\)\. larger blocks.*/\1/p')
+[ -n "$wrong" ] || fail "lab show bigalloc DIR does not list the choice \"larger blocks\""
+sed "s/^why = .*/why = $wrong/" "$T/a/bigalloc.answers" > "$T/why"
 lab_gamed bigalloc "$img" "$T/why" "answer why" "larger blocks as the reason"
 lab_other bigalloc "answer"
 # a recipe asking for a cluster size that is not the block size times a

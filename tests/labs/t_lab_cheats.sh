@@ -143,6 +143,44 @@ cmp -s "$T/r/fragfiles.img" "$T/r.worked" || nope "lab start changed the worked 
 n=$(strings "$E2LAYOUT" | grep -c "^solution:")
 [ "$n" = 0 ] || nope "strings shows $n solution: lines"
 
+# ... nor the checks, nor which choice of a "why" question is right
+n=$(strings "$E2LAYOUT" | grep -c "^check: \|^claim: \|^choice\[")
+[ "$n" = 0 ] || nope "strings shows $n check:, claim: or choice lines"
+strings "$E2LAYOUT" | grep -q "60-byte i_block" &&
+	nope "strings shows the extents lab's right choice"
+
+# a why question's right letter is the trainee's own: "why = a" (or any
+# one letter) does not pass for every trainee, nor does a classmate's
+# letter where the two differ; the letter read off the trainee's own text
+# (lab show NAME DIR) passes
+letters=""
+for who in alice bob carol dave erin frank; do
+	start extents "$T/w-$who" "$who"
+	l=$("$E2LAYOUT" lab show extents "$T/w-$who" |
+	    sed -n 's/^ *\([a-f]\)\. the inode.s 60-byte i_block.*/\1/p')
+	[ -n "$l" ] || fail "lab show extents DIR lists no choices for $who"
+	eval "letter_$who=$l"
+	case $letters in *"$l"*) ;; *) letters="$letters$l" ;; esac
+done
+[ ${#letters} -ge 2 ] || nope "six trainees share the right letter $letters"
+for who in alice bob carol dave erin frank; do
+	eval "l=\$letter_$who"
+	echo "why = $l" > "$T/w-$who/own"
+	"$E2LAYOUT" lab check extents "$T/w-$who/extents.img" \
+		--answers "$T/w-$who/own" > "$T/w.out" 2>&1
+	grep -q "NOT MET answer why\|NOT MET why" "$T/w.out" &&
+		{ cat "$T/w.out"; fail "$who's own letter $l fails the why check"; }
+	for x in a b c; do
+		[ "$x" = "$l" ] && continue
+		echo "why = $x" > "$T/w-$who/other"
+		"$E2LAYOUT" lab check extents "$T/w-$who/extents.img" \
+			--answers "$T/w-$who/other" > "$T/w.out" 2>&1
+		grep "NOT MET" "$T/w.out" | grep -q "why" ||
+			{ cat "$T/w.out"; nope "why = $x passes for $who (right: $l)"; }
+	done
+done
+echo "ok: the right letter of extents' why differs between trainees ($letters)"
+
 [ -z "$bad" ] || fail "these attempts passed:$bad"
 echo "lab cheats test passed"
 exit 0
