@@ -28,6 +28,7 @@ struct exp_workload {
 	unsigned ops;		/* randwrite: 4 KiB writes */
 	unsigned threads;	/* parallel: writers */
 	int overwrite;		/* randwrite: into written blocks */
+	int overwrite_b;	/* randwrite: B alone into written blocks */
 	const char *arg;	/* fio: job file; bonnie++: its arguments;
 				   dbench: clients */
 	unsigned seconds;	/* dbench: how long */
