@@ -118,6 +118,7 @@ struct exp_config {
 	unsigned runs;
 	unsigned warmup;	/* uncounted runs of A first (default 1) */
 	int counters;		/* 0: --no-counters */
+	int no_check;		/* --no-check: no e2fsck -fn of the images */
 	int keep_order;		/* 0: A B B A ...; 1: --no-interleave */
 	double detect_pct;	/* the smaller effect asked about */
 	const char *change;	/* --change REQUEST: B made from A */

@@ -301,6 +301,19 @@ static errcode_t prepare(struct ctx *x)
 		return err;
 	}
 	snprintf(x->work, sizeof(x->work), "%s", tmpl);
+	for (i = 0; i < 2; i++) {
+		if (c->change && i)
+			break;	/* B: made by the plan path, verified */
+		if (i && !strcmp(c->side[0].image, c->side[1].image))
+			break;
+		if (!c->no_check)
+			progress(x, "checking %s (e2fsck -fn %s)",
+				 c->side[i].name, c->side[i].image);
+		err = exp_check_image(c->side[i].name, c->side[i].image,
+				      !c->no_check, x->why, sizeof(x->why));
+		if (err)
+			return err;
+	}
 	if (c->change) {
 		snprintf(x->bimg, sizeof(x->bimg), "%s/B.img", x->work);
 		snprintf(undo, sizeof(undo), "%s/B.e2undo", x->work);

@@ -174,13 +174,15 @@ static int parse(struct session *s, int argc, char **argv,
 			continue;
 		}
 		if (!strcmp(a, "--json") || !strcmp(a, "--overwrite") ||
-		    !strcmp(a, "--overwrite-b") ||
+		    !strcmp(a, "--overwrite-b") || !strcmp(a, "--no-check") ||
 		    !strcmp(a, "--no-counters") || !strcmp(a, "--quiet") ||
 		    !strcmp(a, "--no-interleave")) {
 			if (!strcmp(a, "--overwrite"))
 				o->overwrite = 1;
 			else if (!strcmp(a, "--overwrite-b"))
 				o->overwrite_b = 1;
+			else if (!strcmp(a, "--no-check"))
+				c->no_check = 1;
 			else if (!strcmp(a, "--no-counters"))
 				c->counters = 0;
 			else if (!strcmp(a, "--quiet"))
@@ -409,7 +411,7 @@ const struct cmd_entry cmd_experiment = {
 		   "--mount-opts-b --warmup --change --keep-b --dirs --files "
 		   "--size --ops --threads --overwrite --overwrite-b --seconds "
 		   "--count "
-		   "--no-counters --no-interleave --detect --workdir --hook "
+		   "--no-counters --no-check --no-interleave --detect --workdir --hook "
 		   "--quiet --json",
 	.flags = CMD_JSON,
 	.complete = COMPLETE_HOST_PATH,
