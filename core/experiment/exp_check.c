@@ -1,5 +1,6 @@
 /* exp_check.c - an image is fit to be measured before any copy of it is
- * mounted: no journal waiting for recovery, no recorded error, and (unless
+ * mounted: no external journal (the kernel would write the real device),
+ * no journal waiting for recovery, no recorded error, and (unless
  * --no-check) nothing e2fsck -fn reports, since the kernel would mount a
  * damaged copy (or replay its journal) and time that instead. */
 #include "exp_run.h"
@@ -31,7 +32,21 @@ static errcode_t check_super(const char *name, const char *image, char *why,
 		goto out;
 	}
 	fs = s.fs;
-	if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
+	if (ext2fs_has_feature_journal(fs->super) &&
+	    !fs->super->s_journal_inum) {
+		snprintf(why, len, "%s (%s) has an external journal (device "
+			 "%u:%u): the kernel would open that device, not a "
+			 "copy, and write to the real journal of another "
+			 "filesystem; an experiment runs on images with an "
+			 "internal journal or none", name, image,
+			 fs->super->s_journal_dev >> 8,
+			 fs->super->s_journal_dev & 0xff);
+		err = E2L_ERR_NOT_CLEAN;
+	} else if (ext2fs_has_feature_journal_dev(fs->super)) {
+		snprintf(why, len, "%s (%s) is an external journal device, "
+			 "not a filesystem", name, image);
+		err = E2L_ERR_NOT_CLEAN;
+	} else if (ext2fs_has_feature_journal_needs_recovery(fs->super)) {
 		snprintf(why, len, "%s (%s) needs journal recovery: every "
 			 "run's mount would replay its journal first, so the "
 			 "runs would not measure this filesystem (recover it "

@@ -2,7 +2,8 @@
 # t_exp_check.sh - an experiment mounts copies of its images in the kernel,
 # so it refuses, before any copy or loop device, an image that e2fsck -fn
 # finds damaged (a corpus image with a bad inode table), one whose journal
-# needs recovery and one marked with errors, each with a clear reason and
+# needs recovery, one marked with errors and one with an external journal
+# (the kernel would write the real device), each with a clear reason and
 # exit 1; --no-check skips e2fsck but not the superblock's flags; a clean
 # image passes, and as B of a damaged-free A the check names B.
 # e2l: serial - mounts loop copies of images
@@ -18,6 +19,14 @@ e2fsck -fn "$T/bad.img" >/dev/null 2>&1 && fail "f_badtable is clean here"
 mkfs.ext4 -q -F -E nodiscard "$T/ok.img" 32M >/dev/null 2>&1 || fail "mkfs.ext4"
 cp "$T/ok.img" "$T/rec.img"
 debugfs -w -R "feature needs_recovery" "$T/rec.img" >/dev/null 2>&1 || fail "debugfs feature"
+# an external journal on device 8:1 (the superblock says so; the kernel
+# would open that device and write its journal)
+cp "$T/ok.img" "$T/ext.img"
+debugfs -w -f - "$T/ext.img" >/dev/null 2>&1 <<'EOF2' || fail "debugfs ext"
+ssv journal_inum 0
+ssv journal_dev 0x0801
+ssv journal_uuid 1b4e28ba-2fa1-11d2-883f-b9a761bde3fb
+EOF2
 cp "$T/ok.img" "$T/err.img"
 debugfs -w -R "ssv state 3" "$T/err.img" >/dev/null 2>&1 || fail "debugfs ssv"
 
@@ -38,6 +47,7 @@ refuse "$T/ok.img" "$T/bad.img" "B ($T/bad.img) is not clean"
 refuse "$T/rec.img" "$T/ok.img" "needs journal recovery"
 refuse "$T/rec.img" "$T/ok.img" "needs journal recovery" --no-check
 refuse "$T/err.img" "$T/ok.img" "marked with errors" --no-check
+refuse "$T/ok.img" "$T/ext.img" "B ($T/ext.img) has an external journal (device 8:1)" --no-check
 # a clean image passes, the check shown on the progress lines
 "$E2LAYOUT" experiment "$T/ok.img" "$T/ok.img" $W >"$T/out" 2>&1 ||
 	fail "a clean image refused: $(cat "$T/out")"
