@@ -28,6 +28,7 @@ struct exp_workload {
 	unsigned ops;		/* randwrite: 4 KiB writes */
 	unsigned threads;	/* parallel: writers */
 	int overwrite;		/* randwrite: into written blocks */
+	int overwrite_b;	/* randwrite: B alone into written blocks */
 	const char *arg;	/* fio: job file; bonnie++: its arguments;
 				   dbench: clients */
 	unsigned seconds;	/* dbench: how long */
@@ -117,6 +118,7 @@ struct exp_config {
 	unsigned runs;
 	unsigned warmup;	/* uncounted runs of A first (default 1) */
 	int counters;		/* 0: --no-counters */
+	int no_check;		/* --no-check: no e2fsck -fn of the images */
 	int keep_order;		/* 0: A B B A ...; 1: --no-interleave */
 	double detect_pct;	/* the smaller effect asked about */
 	const char *change;	/* --change REQUEST: B made from A */

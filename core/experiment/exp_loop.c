@@ -157,6 +157,15 @@ int expl_check_opts(const char *opts, char *why, size_t len)
 			snprintf(why, len, "mount option %s is refused (each "
 				 "run mounts a fresh copy read-write)", tok);
 			bad = 1;
+		} else if (!strncmp(tok, "journal_path=", 13) ||
+			   !strncmp(tok, "journal_dev=", 12) ||
+			   !strcmp(tok, "errors=panic")) {
+			snprintf(why, len, "mount option %s is refused (%s)",
+				 tok, tok[0] == 'j' ? "it names a device "
+				 "outside the copy, which the kernel would "
+				 "write" : "an error in a copy would stop the "
+				 "machine");
+			bad = 1;
 		}
 	free(copy);
 	return bad ? -1 : 0;

@@ -355,9 +355,10 @@ void expr_describe(const struct exp_config *c, char *out, size_t len)
 		break;
 	case EXP_WL_RANDWRITE:
 		snprintf(out, len, "randwrite: %u 4 KiB O_DSYNC writes into "
-			 "a %s file of %llu bytes", w->ops, w->overwrite ?
+			 "a %s file of %llu bytes%s", w->ops, w->overwrite ?
 			 "written" : "fallocated",
-			 (unsigned long long)w->size);
+			 (unsigned long long)w->size, w->overwrite_b ?
+			 " (B: a written one)" : "");
 		break;
 	case EXP_WL_PARALLEL:
 		snprintf(out, len, "parallel: %u threads appending %llu bytes "

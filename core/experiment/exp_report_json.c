@@ -119,6 +119,9 @@ void expr_json(const struct exp_config *c, const struct table *t)
 		json_str(o, "image", c->change && s ? NULL : sd->image);
 		json_str(o, "mount_options", sd->mount_opts ? sd->mount_opts :
 			 "");
+		if (c->wl.kind == EXP_WL_RANDWRITE)
+			json_bool(o, "overwrite", c->wl.overwrite ||
+				  (s && c->wl.overwrite_b));
 		json_arr_begin(o, "runs");
 		for (i = 0; i < sd->nruns; i++) {
 			const struct exp_run *r = &sd->runs[i];

@@ -158,6 +158,7 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 			 struct exp_run *run)
 {
 	struct exp_config *c = x->c;
+	struct exp_workload wl;		/* this side's */
 	struct expt_req *reqs = NULL;
 	struct owner_run *post = NULL;
 	unsigned long long c0 = 0, c1 = 0;
@@ -206,7 +207,10 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 		tracing = 1;
 	}
 	snprintf(tool, sizeof(tool), "%s/tool.out", x->work);
-	err = expw_run(&c->wl, dir, tool, run, x->why, sizeof(x->why));
+	wl = c->wl;
+	if (sd == &c->side[1] && wl.overwrite_b)
+		wl.overwrite = 1;
+	err = expw_run(&wl, dir, tool, run, x->why, sizeof(x->why));
 	/* what the workload left in memory is part of its cost */
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -297,6 +301,19 @@ static errcode_t prepare(struct ctx *x)
 		return err;
 	}
 	snprintf(x->work, sizeof(x->work), "%s", tmpl);
+	for (i = 0; i < 2; i++) {
+		if (c->change && i)
+			break;	/* B: made by the plan path, verified */
+		if (i && !strcmp(c->side[0].image, c->side[1].image))
+			break;
+		if (!c->no_check)
+			progress(x, "checking %s (e2fsck -fn %s)",
+				 c->side[i].name, c->side[i].image);
+		err = exp_check_image(c->side[i].name, c->side[i].image,
+				      !c->no_check, x->why, sizeof(x->why));
+		if (err)
+			return err;
+	}
 	if (c->change) {
 		snprintf(x->bimg, sizeof(x->bimg), "%s/B.img", x->work);
 		snprintf(undo, sizeof(undo), "%s/B.e2undo", x->work);

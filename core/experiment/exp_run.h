@@ -11,6 +11,12 @@
 errcode_t exp_owner_map(const char *image, struct owner_run **map,
 			size_t *n, unsigned *blocksize, char *why, size_t len);
 
+/* Refuses (E2L_ERR_NOT_CLEAN, the reason in why) an image that needs
+ * journal recovery, is marked with errors or not clean, or (fsck set)
+ * that e2fsck -fn reports problems in; name is "A" or "B". */
+errcode_t exp_check_image(const char *name, const char *image, int fsck,
+			  char *why, size_t len);
+
 /* The class of blk in map (OWN_FREE when no run holds it). */
 enum owner_class exp_owner_of(const struct owner_run *map, size_t n,
 			      blk64_t blk);

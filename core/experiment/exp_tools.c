@@ -38,10 +38,28 @@ static int on_path(const char *name)
 	return access(f, X_OK) == 0;
 }
 
+/* A path value of a job file that stays in the copy: relative, no "..",
+ * no $ (fio expands ${VAR} anywhere); a filename= list is split at ':'
+ * as fio splits it, each file checked. */
+static int path_ok(const char *v)
+{
+	const char *p;
+
+	if (strchr(v, '$') || strstr(v, ".."))
+		return 0;
+	for (p = v; p; p = strchr(p, ':'), p = p ? p + 1 : NULL)
+		if (*p == '/')
+			return 0;
+	return 1;
+}
+
 int expw_check_job(const char *path, char *why, size_t len)
 {
+	/* every option that names a file or device fio writes */
 	static const char *const keys[] = { "filename", "directory",
-		"filename_format", "opendir", NULL };
+		"filename_format", "opendir", "write_iolog", "write_bw_log",
+		"write_lat_log", "write_iops_log", "write_hist_log",
+		"replay_redirect", NULL };
 	char line[1024];
 	FILE *f = fopen(path, "r");
 	int n = 0, i;
@@ -56,6 +74,14 @@ int expw_check_job(const char *path, char *why, size_t len)
 		n++;
 		while (*p == ' ' || *p == '\t')
 			p++;
+		if (!strncmp(p, "include", 7) &&
+		    (p[7] == ' ' || p[7] == '\t')) {
+			fclose(f);
+			snprintf(why, len, "%s, line %d: include is refused "
+				 "(the options it pulls in would not be "
+				 "checked; put them in the job file)", path, n);
+			return -1;
+		}
 		for (i = 0; keys[i]; i++) {
 			size_t k = strlen(keys[i]);
 			const char *v = p + k;
@@ -69,12 +95,12 @@ int expw_check_job(const char *path, char *why, size_t len)
 			v++;
 			while (*v == ' ' || *v == '\t')
 				v++;
-			if (*v == '/' || *v == '$' || strstr(v, "..")) {
+			if (!path_ok(v)) {
 				fclose(f);
 				snprintf(why, len, "%s, line %d: %s must stay "
 					 "inside the run's mounted copy (no "
-					 "absolute path, no .., no $)", path,
-					 n, keys[i]);
+					 "absolute path, also after a ':', no "
+					 ".., no $)", path, n, keys[i]);
 				return -1;
 			}
 		}

@@ -76,7 +76,7 @@ struct opts {
 	const char *img[2], *size;
 	const char *mopts, *mopts_b;	/* both sides; B's own */
 	int set_dirs, set_files, set_size, set_ops, set_threads, set_secs;
-	int overwrite, quiet;
+	int overwrite, overwrite_b, quiet;
 	unsigned dirs, files, ops, threads, secs;
 };
 
@@ -106,6 +106,12 @@ static int finish_workload(struct session *s, struct opts *o,
 	if (o->overwrite && applies(s, w, "--overwrite",
 				    k == EXP_WL_RANDWRITE))
 		return CMD_FAIL;
+	if (o->overwrite_b && applies(s, w, "--overwrite-b",
+				      k == EXP_WL_RANDWRITE))
+		return CMD_FAIL;
+	if (o->overwrite && o->overwrite_b)
+		return bad(s, "--overwrite (both sides) or --overwrite-b (B "
+			   "alone), not both", NULL, NULL);
 	if (o->set_threads && applies(s, w, "--threads", k == EXP_WL_PARALLEL))
 		return CMD_FAIL;
 	if (o->set_secs && applies(s, w, "--seconds", k == EXP_WL_DBENCH))
@@ -123,6 +129,7 @@ static int finish_workload(struct session *s, struct opts *o,
 	if (o->set_secs)
 		w->seconds = o->secs;
 	w->overwrite = o->overwrite;
+	w->overwrite_b = o->overwrite_b;
 	if (o->set_size) {
 		if (workload_parse_size(o->size, &size) ||
 		    size > (1ULL << 36) ||
@@ -167,10 +174,15 @@ static int parse(struct session *s, int argc, char **argv,
 			continue;
 		}
 		if (!strcmp(a, "--json") || !strcmp(a, "--overwrite") ||
+		    !strcmp(a, "--overwrite-b") || !strcmp(a, "--no-check") ||
 		    !strcmp(a, "--no-counters") || !strcmp(a, "--quiet") ||
 		    !strcmp(a, "--no-interleave")) {
 			if (!strcmp(a, "--overwrite"))
 				o->overwrite = 1;
+			else if (!strcmp(a, "--overwrite-b"))
+				o->overwrite_b = 1;
+			else if (!strcmp(a, "--no-check"))
+				c->no_check = 1;
 			else if (!strcmp(a, "--no-counters"))
 				c->counters = 0;
 			else if (!strcmp(a, "--quiet"))
@@ -397,8 +409,9 @@ const struct cmd_entry cmd_experiment = {
 		   "counters",
 	.options = "--workload --fio --bonnie --dbench --runs --mount-opts "
 		   "--mount-opts-b --warmup --change --keep-b --dirs --files "
-		   "--size --ops --threads --overwrite --seconds --count "
-		   "--no-counters --no-interleave --detect --workdir --hook "
+		   "--size --ops --threads --overwrite --overwrite-b --seconds "
+		   "--count "
+		   "--no-counters --no-check --no-interleave --detect --workdir --hook "
 		   "--quiet --json",
 	.flags = CMD_JSON,
 	.complete = COMPLETE_HOST_PATH,

@@ -49,6 +49,11 @@ refuse "bad value for --size" "$A" "$A" --workload smallcreate --size 12Q
 refuse "bad --threads" "$A" "$A" --workload parallel --threads 65
 refuse "mount option ro is refused" "$A" "$A" --workload smallcreate --mount-opts ro
 refuse "space or a control character" "$A" "$A" --workload smallcreate --mount-opts "sync, data=journal"
+# options that would make the kernel write a device outside the copy, or
+# stop the machine on an error in a copy
+refuse "mount option journal_path=/dev/sda is refused (it names a device" "$A" "$A" --workload smallcreate --mount-opts data=journal,journal_path=/dev/sda
+refuse "mount option journal_dev=2049 is refused" "$A" "$A" --workload smallcreate --mount-opts-b journal_dev=2049
+refuse "mount option errors=panic is refused (an error in a copy would stop" "$A" "$A" --workload smallcreate --mount-opts errors=panic
 refuse "bad --count" "$A" "$A" --workload smallcreate --count "ext4:../../x"
 refuse "bad --count" "$A" "$A" --workload smallcreate --count "ext4"
 refuse "not a regular file" "$A" "$A" --fio "$T"
@@ -56,6 +61,19 @@ printf '[x]\nrw=write\nsize=1m\nfilename=/dev/sda\n' > "$T/bad.fio"
 refuse "line 4: filename must stay inside" "$A" "$A" --fio "$T/bad.fio"
 printf '[x]\nrw=write\n directory = ../../etc\n' > "$T/bad2.fio"
 refuse "line 3: directory must stay inside" "$A" "$A" --fio "$T/bad2.fio"
+# fio's filename= is a list split at ':': each part is a file
+printf '[x]\nrw=write\nsize=1m\nfilename=data:/dev/vda\n' > "$T/bad3.fio"
+refuse "line 4: filename must stay inside" "$A" "$A" --fio "$T/bad3.fio"
+printf '[x]\nrw=write\nfilename=a${HOME}b\n' > "$T/bad4.fio"
+refuse "line 3: filename must stay inside" "$A" "$A" --fio "$T/bad4.fio"
+# an include pulls in options this check never read
+printf 'include /etc/x.fio\n[x]\nrw=write\n' > "$T/bad5.fio"
+refuse "line 1: include is refused" "$A" "$A" --fio "$T/bad5.fio"
+# logs and replays that write a path of their own
+printf '[x]\nrw=write\nwrite_bw_log=/etc/bw\n' > "$T/bad6.fio"
+refuse "line 3: write_bw_log must stay inside" "$A" "$A" --fio "$T/bad6.fio"
+printf '[x]\nread_iolog=t.log\nreplay_redirect=/dev/vda\n' > "$T/bad7.fio"
+refuse "line 3: replay_redirect must stay inside" "$A" "$A" --fio "$T/bad7.fio"
 refuse "are the experiment's" "$A" "$A" --bonnie "-s 0 -d /"
 
 refuse "bad dbench client count" "$A" "$A" --dbench 0
