@@ -510,6 +510,8 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->defer_buf);
 	free(idx->defer_ino);
 	free(idx->probe_found);
+	free(idx->pgroup);
+	free(idx->pbits);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);

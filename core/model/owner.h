@@ -67,10 +67,17 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
  * scan that keeps only the runs touching those blocks' clusters (nothing
  * is kept in the session; memory grows with n, not with the file count).
  * The scan stops once every block has an owner, so a block two inodes
- * claim may get either; owner_lookup_all tells every claim.
+ * claim may get either; owner_lookup_all tells every claim.  Without a
+ * loaded block bitmap it reads the bitmaps of the blocks' groups only
+ * (owner_probe_groups_only); their read errors are ext2fs_read_bitmaps's.
  */
 errcode_t owner_lookup_blocks(struct session *s, const blk64_t *blks,
 			      size_t n, struct owner_run *runs);
+
+/* Do the lookups on s read the block bitmaps of the asked blocks' groups
+ * only, loading none into the session?  0: they need the session's whole
+ * block bitmap (loaded, catastrophic mode, an e2image file...). */
+int owner_probe_groups_only(const struct session *s);
 
 /* One claim on asked block k (owner_lookup_all). */
 struct owner_claim {

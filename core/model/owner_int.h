@@ -178,6 +178,13 @@ struct owner_index {
 	 * runs touch none, told without a search (owner_probe.c) */
 	const uint64_t *probe_map;
 	unsigned probe_shift;
+	/* a probe on a session whose block bitmap is not loaded: the block
+	 * bitmaps of the probed groups only, pgroup[0..npgroup) sorted, each
+	 * bitmap_group_bytes() of pbits (owner_probe.c); npgroup 0: the
+	 * queries read fs->block_map */
+	dgrp_t *pgroup;
+	unsigned char *pbits;
+	size_t npgroup;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
@@ -212,6 +219,12 @@ struct frun_vec *owner_files(struct owner_index *idx);
 /* With idx->probe_map: may [a, b) touch a probe range?  0: it does not
  * (owner_probe.c). */
 int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b);
+
+/* With idx->npgroup: the first block in [a, b) whose cluster is in use
+ * (set) or free (!set), in *z; ENOENT when there is none (owner_probe.c,
+ * for the queries' gaps between runs). */
+errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
+			   blk64_t a, blk64_t b, int set, blk64_t *z);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);

@@ -1,6 +1,7 @@
 /* owner.c - `owner BLOCK...`: what owns each block (class, group, and
  * for file blocks the inode, its path and the logical block). */
 #include "cmd.h"
+#include "dfs_util.h"
 #include "fs_probe.h"
 #include "owner.h"
 
@@ -152,6 +153,11 @@ static int do_owner(struct session *s, int argc, char **argv)
 	char *end;
 	errcode_t err;
 
+	/* the dispatcher's bitmap check, unless the asked groups' bitmaps
+	 * are all that is read */
+	if (!owner_probe_groups_only(s) &&
+	    dfs_check_loaded(s, argv[0], NEED_BLOCK_BITMAP))
+		return CMD_FAIL;
 	blks = calloc(n, sizeof(*blks));
 	runs = calloc(n, sizeof(*runs));
 	if (!blks || !runs) {
@@ -176,7 +182,11 @@ static int do_owner(struct session *s, int argc, char **argv)
 	 * session has none */
 	err = owner_lookup_all(s, blks, n, runs, &claims, &nc);
 	if (err) {
-		out_error(s->out, argv[0], err, "while scanning inodes");
+		out_error(s->out, argv[0], err,
+			  err == EXT2_ET_BLOCK_BITMAP_READ ||
+			  err == EXT2_ET_BLOCK_BITMAP_CSUM_INVALID ?
+			  "while reading allocation bitmaps" :
+			  "while scanning inodes");
 		goto out;
 	}
 	/* the paths of the answers, then of every claim */
@@ -223,7 +233,9 @@ const struct cmd_entry cmd_owner = {
 	.name = "owner",
 	.synopsis = "owner BLOCK...",
 	.summary = "Tell what owns each block: metadata, a file, free space",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	/* the block bitmap of the asked blocks' groups is read when none is
+	 * loaded (its errors told as the dispatcher tells them) */
+	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_owner,
 	.min_args = 2,
 	.max_args = INT_MAX,
