@@ -216,9 +216,29 @@ struct owner_index {
  * that a command needing only the per-file numbers never sorts them). */
 struct frun_vec *owner_files(struct owner_index *idx);
 
-/* With idx->probe_map: may [a, b) touch a probe range?  0: it does not
- * (owner_probe.c). */
-int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b);
+#define PROBE_MAP_SPAN 64	/* buckets a run is tested by */
+
+/* With idx->probe_map (owner_probe.c): may [a, b) touch a probe range?  0:
+ * it does not.  Inline: the scan asks it of every run it walks. */
+static inline int owner_probe_maybe(const struct owner_index *idx, blk64_t a,
+				    blk64_t b)
+{
+	const uint64_t *m = idx->probe_map;
+	blk64_t x, last;
+
+	if (b <= a)
+		return 0;
+	last = (b - 1) >> idx->probe_shift;
+	x = a >> idx->probe_shift;
+	if (last - x >= PROBE_MAP_SPAN)
+		return 1;	/* a long run: the search tells */
+	/* bits x..last, in one word or two (a span under 64), by masks */
+	if (x / 64 == last / 64)
+		return ((m[x / 64] >> (x % 64)) &
+			(~0ULL >> (63 - (last - x)))) != 0;
+	return (m[x / 64] >> (x % 64)) != 0 ||
+	       (m[last / 64] & (~0ULL >> (63 - last % 64))) != 0;
+}
 
 /* With idx->npgroup: the first block in [a, b) whose cluster is in use
  * (set) or free (!set), in *z; ENOENT when there is none (owner_probe.c,

@@ -78,7 +78,6 @@ static errcode_t probe_early_stop(ext2_filsys fs, struct owner_index *idx)
 }
 
 #define PROBE_MAP_BITS (1U << 21)	/* 256 KiB at most */
-#define PROBE_MAP_SPAN 64		/* buckets a run is tested by */
 #define PROBE_MAP_MIN 16		/* ranges that call for the map */
 
 /* The bucket map of idx's probe ranges (the caller frees it). */
@@ -102,22 +101,6 @@ static errcode_t probe_map(ext2_filsys fs, struct owner_index *idx,
 	idx->probe_map = map;
 	idx->probe_shift = shift;
 	*out = map;
-	return 0;
-}
-
-int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b)
-{
-	blk64_t x, last;
-
-	if (b <= a)
-		return 0;
-	last = (b - 1) >> idx->probe_shift;
-	x = a >> idx->probe_shift;
-	if (last - x >= PROBE_MAP_SPAN)
-		return 1;	/* a long run: the search tells */
-	for (; x <= last; x++)
-		if (idx->probe_map[x / 64] & (1ULL << (x % 64)))
-			return 1;
 	return 0;
 }
 

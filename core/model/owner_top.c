@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 int owner_worse(const struct owner_filefrag *a,
 		const struct owner_filefrag *b)
@@ -65,10 +66,73 @@ errcode_t owner_top_offer(struct owner_index *idx,
 	return 0;
 }
 
+/* Which field a radix pass sorts by (worst first is ascending in
+ * ~excess, ~blocks, ino: owner_worse's order). */
+enum top_key { TK_INO, TK_BLOCKS, TK_EXCESS };
+
+static unsigned key_byte(const struct owner_filefrag *f, enum top_key k,
+			 unsigned shift)
+{
+	switch (k) {
+	case TK_INO:
+		return (f->ino >> shift) & 0xff;
+	case TK_BLOCKS:
+		return (~f->blocks >> shift) & 0xff;
+	default:
+		return (~((blk64_t)f->extents - f->ideal) >> shift) & 0xff;
+	}
+}
+
+/*
+ * owner_top_sort as a stable least-significant-byte radix sort into tmp
+ * and back: the bytes of ino, then of ~blocks, then of ~excess, a pass
+ * skipped where every file has the same byte.
+ */
+static void top_radix(struct owner_filefrag *v, struct owner_filefrag *tmp,
+		     size_t n)
+{
+	static const struct { enum top_key k; unsigned bytes; } keys[] = {
+		{ TK_INO, 4 }, { TK_BLOCKS, 8 }, { TK_EXCESS, 8 } };
+	struct owner_filefrag *from = v, *to = tmp, *t;
+	size_t count[256], i, sum, c;
+	unsigned q, b;
+
+	for (q = 0; q < sizeof(keys) / sizeof(keys[0]); q++)
+		for (b = 0; b < keys[q].bytes; b++) {
+			memset(count, 0, sizeof(count));
+			for (i = 0; i < n; i++)
+				count[key_byte(&from[i], keys[q].k, 8 * b)]++;
+			if (count[key_byte(&from[0], keys[q].k, 8 * b)] == n)
+				continue;	/* one byte for all */
+			for (i = 0, sum = 0; i < 256; i++) {
+				c = count[i];
+				count[i] = sum;
+				sum += c;
+			}
+			for (i = 0; i < n; i++)
+				to[count[key_byte(&from[i], keys[q].k,
+						  8 * b)]++] = from[i];
+			t = from;
+			from = to;
+			to = t;
+		}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+}
+
 void owner_top_sort(struct owner_filefrag *v, size_t n)
 {
-	struct owner_filefrag x;
+	struct owner_filefrag x, *tmp;
 	size_t i;
+
+	/* a radix sort where its copy can be had (the heap sort's pops were
+	 * a fifth of what `frag --top 10000` adds to `--top 10`) */
+	tmp = n > 64 ? malloc(n * sizeof(*tmp)) : NULL;
+	if (tmp) {
+		top_radix(v, tmp, n);
+		free(tmp);
+		return;
+	}
 
 	for (i = n / 2; i-- > 0;) {
 		x = v[i];
