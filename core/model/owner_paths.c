@@ -18,6 +18,8 @@ struct pnode {
 	char name[];
 };
 
+#define NO_PATH ((size_t)-1)
+
 /* A wanted inode and its place in the caller's arrays. */
 struct wanted {
 	ext2_ino_t ino;
@@ -29,6 +31,11 @@ struct pathfind {
 	const struct wanted *want;	/* sorted by inode */
 	ext2_ino_t *parent;
 	char **paths;			/* NULL: parents only */
+	/* the paths' text, one block grown by doubling; off[k]: where
+	 * want k's path starts in it, NO_PATH: none */
+	char *arena;
+	size_t alen, acap;
+	size_t *off;
 	size_t n, left;
 	/* a bit per inode number: plain arrays, tested for every entry of
 	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
@@ -164,6 +171,26 @@ static int entry_usable(struct pathfind *pf, ext2_ino_t dir, char *buf)
 	return !pf->bad;
 }
 
+/* len bytes of the arena for want k's path (NULL: no memory). */
+static char *arena_take(struct pathfind *pf, size_t len, size_t k)
+{
+	size_t cap = pf->acap ? pf->acap : 4096;
+	char *a;
+
+	while (cap - pf->alen < len)
+		cap *= 2;
+	if (cap != pf->acap) {
+		a = realloc(pf->arena, cap);
+		if (!a)
+			return NULL;
+		pf->arena = a;
+		pf->acap = cap;
+	}
+	pf->off[k] = pf->alen;
+	pf->alen += len;
+	return pf->arena + pf->off[k];
+}
+
 /* Gives every want[] entry for inode ino its parent and path (a bitmap
  * test for the usual miss, a binary search for a hit); 0 when one could
  * not be allocated. */
@@ -172,7 +199,7 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 {
 	int len = ext2fs_dirent_name_len(d);
 	size_t lo = 0, hi = pf->n;
-	char **p;
+	char *p;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -187,7 +214,7 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 			continue;
 		pf->parent[pf->want[lo].k] = pf->cur->ino;
 		pf->left--;
-		if (!pf->paths)
+		if (!pf->paths || pf->off[pf->want[lo].k] != NO_PATH)
 			continue;
 		if (!pf->curpath) {
 			pf->curpath = pnode_path(pf->cur);
@@ -197,14 +224,13 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 			pf->curlen = pf->curpath[1] ? strlen(pf->curpath) : 0;
 		}
 		/* as ext2fs_get_pathname(parent, ino) composes it */
-		p = &pf->paths[pf->want[lo].k];
-		*p = malloc(pf->curlen + len + 2);
-		if (!*p)
+		p = arena_take(pf, pf->curlen + len + 2, pf->want[lo].k);
+		if (!p)
 			return 0;
-		memcpy(*p, pf->curpath, pf->curlen);
-		(*p)[pf->curlen] = '/';
-		memcpy(*p + pf->curlen + 1, d->name, len);
-		(*p)[pf->curlen + len + 1] = 0;
+		memcpy(p, pf->curpath, pf->curlen);
+		p[pf->curlen] = '/';
+		memcpy(p + pf->curlen + 1, d->name, len);
+		p[pf->curlen + len + 1] = 0;
 	}
 	return 1;
 }
@@ -362,7 +388,8 @@ static void walk(struct pathfind *pf)
 /* Finds a directory holding each of want[0..n) (0 when none) and, with
  * paths, the path to it, walking the tree from the root once for all. */
 static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
-			  ext2_ino_t *parent, char **paths, size_t n)
+			  ext2_ino_t *parent, char **paths, size_t n,
+			  char **arena)
 {
 	struct pathfind pf = {.fs = fs, .parent = parent, .paths = paths};
 	struct wanted *w = NULL;
@@ -381,14 +408,31 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 	w = malloc((n ? n : 1) * sizeof(*w));
 	pf.stack = malloc(64 * sizeof(*pf.stack));
 	root = calloc(1, sizeof(*root));
-	if (!w || !pf.stack || !root) {
+	if (paths)
+		pf.off = malloc((n ? n : 1) * sizeof(*pf.off));
+	if (!w || !pf.stack || !root || (paths && !pf.off)) {
 		free(root);
 		err = ENOMEM;
 		goto out;
 	}
-	/* inode 0 (no owner) and impossible numbers are never found */
+	for (i = 0; paths && i < n; i++)
+		pf.off[i] = NO_PATH;
+	/* the root's path, "/", given by no entry */
+	for (i = 0; paths && i < n; i++)
+		if (want[i] == EXT2_ROOT_INO) {
+			if (!pf.alen && !arena_take(&pf, 2, i)) {
+				free(root);
+				err = ENOMEM;
+				goto out;
+			}
+			pf.off[i] = 0;
+			memcpy(pf.arena, "/", 2);
+		}
+	/* inode 0 (no owner) and impossible numbers are never found; the
+	 * root's path is known */
 	for (i = 0; i < n; i++) {
-		if (!want[i] || want[i] > fs->super->s_inodes_count)
+		if (!want[i] || want[i] > fs->super->s_inodes_count ||
+		    (paths && want[i] == EXT2_ROOT_INO))
 			continue;
 		w[pf.n].ino = want[i];
 		w[pf.n++].k = i;
@@ -406,7 +450,15 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 	pf.stack[pf.sn++] = root;
 	walk(&pf);
 	err = pf.err;
+	for (i = 0; !err && paths && i < n; i++)
+		paths[i] = pf.off[i] == NO_PATH ? NULL : pf.arena + pf.off[i];
+	if (!err && arena) {
+		*arena = pf.arena;
+		pf.arena = NULL;
+	}
 out:
+	free(pf.arena);
+	free(pf.off);
 	free(pf.stack);
 	free(w);
 	free(pf.seen);
@@ -417,28 +469,22 @@ out:
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n)
 {
-	return find_int(fs, want, parent, NULL, n);
+	return find_int(fs, want, parent, NULL, n, NULL);
 }
 
 errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
-			   char **paths, size_t n)
+			   char **paths, size_t n, char **arena)
 {
 	ext2_ino_t *parent = calloc(n ? n : 1, sizeof(*parent));
 	errcode_t err = ENOMEM;
-	size_t i;
 
+	*arena = NULL;
 	memset(paths, 0, n * sizeof(*paths));
 	if (!parent)
 		return err;
-	err = find_int(fs, want, parent, paths, n);
-	for (i = 0; !err && i < n; i++)
-		if (want[i] == EXT2_ROOT_INO && !(paths[i] = strdup("/")))
-			err = ENOMEM;
+	err = find_int(fs, want, parent, paths, n, arena);
 	if (err)
-		for (i = 0; i < n; i++) {
-			free(paths[i]);
-			paths[i] = NULL;
-		}
+		memset(paths, 0, n * sizeof(*paths));
 	free(parent);
 	return err;
 }

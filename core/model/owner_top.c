@@ -66,52 +66,56 @@ errcode_t owner_top_offer(struct owner_index *idx,
 	return 0;
 }
 
-/* Which field a radix pass sorts by (worst first is ascending in
- * ~excess, ~blocks, ino: owner_worse's order). */
-enum top_key { TK_INO, TK_BLOCKS, TK_EXCESS };
+/* The fields a radix pass sorts by: worst first is ascending in
+ * (~excess, ~blocks, ino), owner_worse's order. */
+enum top_key { TK_INO, TK_BLOCKS, TK_EXCESS, TK_MAX };
 
-static unsigned key_byte(const struct owner_filefrag *f, enum top_key k,
-			 unsigned shift)
+static blk64_t key_of(const struct owner_filefrag *f, int k)
 {
 	switch (k) {
 	case TK_INO:
-		return (f->ino >> shift) & 0xff;
+		return f->ino;
 	case TK_BLOCKS:
-		return (~f->blocks >> shift) & 0xff;
+		return ~f->blocks;
 	default:
-		return (~((blk64_t)f->extents - f->ideal) >> shift) & 0xff;
+		return ~((blk64_t)f->extents - f->ideal);
 	}
 }
 
 /*
  * owner_top_sort as a stable least-significant-byte radix sort into tmp
- * and back: the bytes of ino, then of ~blocks, then of ~excess, a pass
- * skipped where every file has the same byte.
+ * and back: the bytes of ino, then of ~blocks, then of ~excess, only
+ * those where the files differ (found first, in one sweep).
  */
 static void top_radix(struct owner_filefrag *v, struct owner_filefrag *tmp,
-		     size_t n)
+		      size_t n)
 {
-	static const struct { enum top_key k; unsigned bytes; } keys[] = {
-		{ TK_INO, 4 }, { TK_BLOCKS, 8 }, { TK_EXCESS, 8 } };
 	struct owner_filefrag *from = v, *to = tmp, *t;
+	blk64_t differ[TK_MAX] = {0}, k0[TK_MAX];
 	size_t count[256], i, sum, c;
-	unsigned q, b;
+	unsigned shift;
+	int k;
 
-	for (q = 0; q < sizeof(keys) / sizeof(keys[0]); q++)
-		for (b = 0; b < keys[q].bytes; b++) {
+	for (k = 0; k < TK_MAX; k++)
+		k0[k] = key_of(&v[0], k);
+	for (i = 1; i < n; i++)
+		for (k = 0; k < TK_MAX; k++)
+			differ[k] |= key_of(&v[i], k) ^ k0[k];
+	for (k = 0; k < TK_MAX; k++)
+		for (shift = 0; shift < 64; shift += 8) {
+			if (!((differ[k] >> shift) & 0xff))
+				continue;	/* one byte for all */
 			memset(count, 0, sizeof(count));
 			for (i = 0; i < n; i++)
-				count[key_byte(&from[i], keys[q].k, 8 * b)]++;
-			if (count[key_byte(&from[0], keys[q].k, 8 * b)] == n)
-				continue;	/* one byte for all */
+				count[(key_of(&from[i], k) >> shift) & 0xff]++;
 			for (i = 0, sum = 0; i < 256; i++) {
 				c = count[i];
 				count[i] = sum;
 				sum += c;
 			}
 			for (i = 0; i < n; i++)
-				to[count[key_byte(&from[i], keys[q].k,
-						  8 * b)]++] = from[i];
+				to[count[(key_of(&from[i], k) >> shift) &
+					 0xff]++] = from[i];
 			t = from;
 			from = to;
 			to = t;
