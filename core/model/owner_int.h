@@ -198,10 +198,13 @@ struct owner_index {
 	ext2_ino_t image_next;
 	unsigned long absent_inodes;
 	struct owner_fstats fstats;
-	/* the worst fragmented files, a bounded heap of at most topmax
-	 * (owner_top.c; in no order until it holds topmax) */
+	/* the worst fragmented files (owner_top.c): at most 2 * topmax in
+	 * frag[0..nfrag) of fragcap, in no order, the topmax worst among
+	 * them; with have_cut, a file no worse than frag_cut is not kept */
 	struct owner_filefrag *frag;
-	size_t nfrag, topmax;
+	size_t nfrag, topmax, fragcap;
+	struct owner_filefrag frag_cut;
+	int have_cut;
 	int files_sorted;		/* files sorted (on first query) */
 	int rafd;			/* the device, for readahead, or -1 */
 	dgrp_t ra_next;			/* first group not yet advised */
@@ -273,11 +276,14 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
 			    blk64_t counts[OWN_CLASS_MAX]);
 
-/* The bounded heap of the worst files (owner_top.c): offers one file;
- * ENOMEM when the heap cannot be allocated. */
+/* The worst files (owner_top.c): offers one file; ENOMEM when their
+ * buffer cannot be grown. */
 errcode_t owner_top_offer(struct owner_index *idx,
 			  const struct owner_filefrag *f);
-/* Sorts v[0..n) worst first (a heap sort, in place). */
+/* Keeps only the topmax worst of idx's files (nfrag <= topmax after). */
+void owner_top_trim(struct owner_index *idx);
+/* Sorts v[0..n) worst first (a radix sort; a heap sort in place when its
+ * copy cannot be had). */
 void owner_top_sort(struct owner_filefrag *v, size_t n);
 /* worst-first order: more extents beyond the ideal, then more blocks,
  * then the lower inode. */
