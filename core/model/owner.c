@@ -400,6 +400,7 @@ errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
 	}
 	out->st = idx->fstats;
 	out->bad_inodes = idx->bad_inodes;
+	owner_top_trim(idx);
 	out->n = idx->nfrag < top ? idx->nfrag : top;
 	if (out->n) {
 		out->files = malloc(idx->nfrag * sizeof(*out->files));
@@ -510,6 +511,8 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->defer_buf);
 	free(idx->defer_ino);
 	free(idx->probe_found);
+	free(idx->pgroup);
+	free(idx->pbits);
 	free(idx->meta.v);
 	free(idx->files.v);
 	free(idx->frag);

@@ -178,6 +178,13 @@ struct owner_index {
 	 * runs touch none, told without a search (owner_probe.c) */
 	const uint64_t *probe_map;
 	unsigned probe_shift;
+	/* a probe on a session whose block bitmap is not loaded: the block
+	 * bitmaps of the probed groups only, pgroup[0..npgroup) sorted, each
+	 * bitmap_group_bytes() of pbits (owner_probe.c); npgroup 0: the
+	 * queries read fs->block_map */
+	dgrp_t *pgroup;
+	unsigned char *pbits;
+	size_t npgroup;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;
@@ -191,10 +198,13 @@ struct owner_index {
 	ext2_ino_t image_next;
 	unsigned long absent_inodes;
 	struct owner_fstats fstats;
-	/* the worst fragmented files, a bounded heap of at most topmax
-	 * (owner_top.c; in no order until it holds topmax) */
+	/* the worst fragmented files (owner_top.c): at most 2 * topmax in
+	 * frag[0..nfrag) of fragcap, in no order, the topmax worst among
+	 * them; with have_cut, a file no worse than frag_cut is not kept */
 	struct owner_filefrag *frag;
-	size_t nfrag, topmax;
+	size_t nfrag, topmax, fragcap;
+	struct owner_filefrag frag_cut;
+	int have_cut;
 	int files_sorted;		/* files sorted (on first query) */
 	int rafd;			/* the device, for readahead, or -1 */
 	dgrp_t ra_next;			/* first group not yet advised */
@@ -209,9 +219,35 @@ struct owner_index {
  * that a command needing only the per-file numbers never sorts them). */
 struct frun_vec *owner_files(struct owner_index *idx);
 
-/* With idx->probe_map: may [a, b) touch a probe range?  0: it does not
- * (owner_probe.c). */
-int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b);
+#define PROBE_MAP_SPAN 64	/* buckets a run is tested by */
+
+/* With idx->probe_map (owner_probe.c): may [a, b) touch a probe range?  0:
+ * it does not.  Inline: the scan asks it of every run it walks. */
+static inline int owner_probe_maybe(const struct owner_index *idx, blk64_t a,
+				    blk64_t b)
+{
+	const uint64_t *m = idx->probe_map;
+	blk64_t x, last;
+
+	if (b <= a)
+		return 0;
+	last = (b - 1) >> idx->probe_shift;
+	x = a >> idx->probe_shift;
+	if (last - x >= PROBE_MAP_SPAN)
+		return 1;	/* a long run: the search tells */
+	/* bits x..last, in one word or two (a span under 64), by masks */
+	if (x / 64 == last / 64)
+		return ((m[x / 64] >> (x % 64)) &
+			(~0ULL >> (63 - (last - x)))) != 0;
+	return (m[x / 64] >> (x % 64)) != 0 ||
+	       (m[last / 64] & (~0ULL >> (63 - last % 64))) != 0;
+}
+
+/* With idx->npgroup: the first block in [a, b) whose cluster is in use
+ * (set) or free (!set), in *z; ENOENT when there is none (owner_probe.c,
+ * for the queries' gaps between runs). */
+errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
+			   blk64_t a, blk64_t b, int set, blk64_t *z);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);
@@ -240,11 +276,14 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
 			    blk64_t counts[OWN_CLASS_MAX]);
 
-/* The bounded heap of the worst files (owner_top.c): offers one file;
- * ENOMEM when the heap cannot be allocated. */
+/* The worst files (owner_top.c): offers one file; ENOMEM when their
+ * buffer cannot be grown. */
 errcode_t owner_top_offer(struct owner_index *idx,
 			  const struct owner_filefrag *f);
-/* Sorts v[0..n) worst first (a heap sort, in place). */
+/* Keeps only the topmax worst of idx's files (nfrag <= topmax after). */
+void owner_top_trim(struct owner_index *idx);
+/* Sorts v[0..n) worst first (a radix sort; a heap sort in place when its
+ * copy cannot be had). */
 void owner_top_sort(struct owner_filefrag *v, size_t n);
 /* worst-first order: more extents beyond the ideal, then more blocks,
  * then the lower inode. */

@@ -1,6 +1,7 @@
 /* owner_paths.c - a directory and a path for each of many inodes, from one
  * walk of the tree that carries every directory's path down with it. */
 #include "owner.h"
+#include "crc32c_fast.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -17,6 +18,8 @@ struct pnode {
 	char name[];
 };
 
+#define NO_PATH ((size_t)-1)
+
 /* A wanted inode and its place in the caller's arrays. */
 struct wanted {
 	ext2_ino_t ino;
@@ -28,6 +31,11 @@ struct pathfind {
 	const struct wanted *want;	/* sorted by inode */
 	ext2_ino_t *parent;
 	char **paths;			/* NULL: parents only */
+	/* the paths' text, one block grown by doubling; off[k]: where
+	 * want k's path starts in it, NO_PATH: none */
+	char *arena;
+	size_t alen, acap;
+	size_t *off;
 	size_t n, left;
 	/* a bit per inode number: plain arrays, tested for every entry of
 	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
@@ -40,6 +48,10 @@ struct pathfind {
 	/* checksums verified lazily: the block being walked, is it checked
 	 * (and good), or known bad (its entries are not used)? */
 	int lazy_csum, checked, bad;
+	/* the generation of the directory gen_dir (0: none read yet), for
+	 * its blocks' checksums */
+	ext2_ino_t gen_dir;
+	__u32 gen;
 	errcode_t err;
 };
 
@@ -87,6 +99,57 @@ static char *pnode_path(const struct pnode *p)
 }
 
 /*
+ * ext2fs_dir_block_csum_verify's answer for a leaf block (buf, on-disk
+ * order) that ends in a checksum tail: 1 good, 0 bad, -1 not such a block
+ * (an htree node, a damaged chain of entries: libext2fs tells).  The same
+ * CRC-32C of the seed, the directory's number and generation and the
+ * entries before the tail, computed with the CPU's crc32 and the
+ * generation read once a directory (libext2fs's table-driven CRC and its
+ * inode read per block were a tenth of `frag --top 10000`).
+ */
+static int leaf_csum_ok(struct pathfind *pf, ext2_ino_t dir, const char *buf)
+{
+	ext2_filsys fs = pf->fs;
+	unsigned top = fs->blocksize - sizeof(struct ext2_dir_entry_tail);
+	const struct ext2_dir_entry_tail *t;
+	struct ext2_inode inode;
+	unsigned off = 0, rl;
+	__u32 le, crc;
+
+	if (!ext2fs_has_feature_metadata_csum(fs->super))
+		return 1;
+	if (fs->blocksize >= 65536)
+		return -1;	/* rec_len's large-block encoding */
+	while (off < top) {
+		rl = ext2fs_le16_to_cpu(((const struct ext2_dir_entry *)
+					 (buf + off))->rec_len);
+		if (rl < 8 || rl % 4)
+			return -1;
+		off += rl;
+	}
+	if (off != top)
+		return -1;
+	t = (const struct ext2_dir_entry_tail *)(buf + top);
+	if (t->det_reserved_zero1 ||
+	    ext2fs_le16_to_cpu(t->det_rec_len) != sizeof(*t) ||
+	    ext2fs_le16_to_cpu(t->det_reserved_name_len) !=
+	    EXT2_DIR_NAME_LEN_CSUM)
+		return -1;
+	if (pf->gen_dir != dir) {
+		if (ext2fs_read_inode(fs, dir, &inode))
+			return -1;
+		pf->gen_dir = dir;
+		pf->gen = inode.i_generation;
+	}
+	le = ext2fs_cpu_to_le32(dir);
+	crc = crc32c_fast(fs->csum_seed, &le, sizeof(le));
+	le = ext2fs_cpu_to_le32(pf->gen);
+	crc = crc32c_fast(crc, &le, sizeof(le));
+	crc = crc32c_fast(crc, buf, top);
+	return crc == ext2fs_le32_to_cpu(t->det_checksum);
+}
+
+/*
  * May the entry d of the block at buf be used?  With lazy checksums the
  * walk reads directory blocks unverified (as the inode scan reads inodes)
  * and verifies a block only when one of its entries is about to be used:
@@ -95,12 +158,37 @@ static char *pnode_path(const struct pnode *p)
  */
 static int entry_usable(struct pathfind *pf, ext2_ino_t dir, char *buf)
 {
+	int ok;
+
 	if (!pf->lazy_csum || pf->checked)
 		return !pf->bad;
 	pf->checked = 1;
-	pf->bad = !ext2fs_dir_block_csum_verify(pf->fs, dir,
-						 (struct ext2_dir_entry *)buf);
+	ok = leaf_csum_ok(pf, dir, buf);
+	if (ok < 0)
+		ok = ext2fs_dir_block_csum_verify(pf->fs, dir,
+						  (struct ext2_dir_entry *)buf);
+	pf->bad = !ok;
 	return !pf->bad;
+}
+
+/* len bytes of the arena for want k's path (NULL: no memory). */
+static char *arena_take(struct pathfind *pf, size_t len, size_t k)
+{
+	size_t cap = pf->acap ? pf->acap : 4096;
+	char *a;
+
+	while (cap - pf->alen < len)
+		cap *= 2;
+	if (cap != pf->acap) {
+		a = realloc(pf->arena, cap);
+		if (!a)
+			return NULL;
+		pf->arena = a;
+		pf->acap = cap;
+	}
+	pf->off[k] = pf->alen;
+	pf->alen += len;
+	return pf->arena + pf->off[k];
 }
 
 /* Gives every want[] entry for inode ino its parent and path (a bitmap
@@ -111,7 +199,7 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 {
 	int len = ext2fs_dirent_name_len(d);
 	size_t lo = 0, hi = pf->n;
-	char **p;
+	char *p;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -126,7 +214,7 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 			continue;
 		pf->parent[pf->want[lo].k] = pf->cur->ino;
 		pf->left--;
-		if (!pf->paths)
+		if (!pf->paths || pf->off[pf->want[lo].k] != NO_PATH)
 			continue;
 		if (!pf->curpath) {
 			pf->curpath = pnode_path(pf->cur);
@@ -136,14 +224,13 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 			pf->curlen = pf->curpath[1] ? strlen(pf->curpath) : 0;
 		}
 		/* as ext2fs_get_pathname(parent, ino) composes it */
-		p = &pf->paths[pf->want[lo].k];
-		*p = malloc(pf->curlen + len + 2);
-		if (!*p)
+		p = arena_take(pf, pf->curlen + len + 2, pf->want[lo].k);
+		if (!p)
 			return 0;
-		memcpy(*p, pf->curpath, pf->curlen);
-		(*p)[pf->curlen] = '/';
-		memcpy(*p + pf->curlen + 1, d->name, len);
-		(*p)[pf->curlen + len + 1] = 0;
+		memcpy(p, pf->curpath, pf->curlen);
+		p[pf->curlen] = '/';
+		memcpy(p + pf->curlen + 1, d->name, len);
+		p[pf->curlen + len + 1] = 0;
 	}
 	return 1;
 }
@@ -301,7 +388,8 @@ static void walk(struct pathfind *pf)
 /* Finds a directory holding each of want[0..n) (0 when none) and, with
  * paths, the path to it, walking the tree from the root once for all. */
 static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
-			  ext2_ino_t *parent, char **paths, size_t n)
+			  ext2_ino_t *parent, char **paths, size_t n,
+			  char **arena)
 {
 	struct pathfind pf = {.fs = fs, .parent = parent, .paths = paths};
 	struct wanted *w = NULL;
@@ -320,14 +408,31 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 	w = malloc((n ? n : 1) * sizeof(*w));
 	pf.stack = malloc(64 * sizeof(*pf.stack));
 	root = calloc(1, sizeof(*root));
-	if (!w || !pf.stack || !root) {
+	if (paths)
+		pf.off = malloc((n ? n : 1) * sizeof(*pf.off));
+	if (!w || !pf.stack || !root || (paths && !pf.off)) {
 		free(root);
 		err = ENOMEM;
 		goto out;
 	}
-	/* inode 0 (no owner) and impossible numbers are never found */
+	for (i = 0; paths && i < n; i++)
+		pf.off[i] = NO_PATH;
+	/* the root's path, "/", given by no entry */
+	for (i = 0; paths && i < n; i++)
+		if (want[i] == EXT2_ROOT_INO) {
+			if (!pf.alen && !arena_take(&pf, 2, i)) {
+				free(root);
+				err = ENOMEM;
+				goto out;
+			}
+			pf.off[i] = 0;
+			memcpy(pf.arena, "/", 2);
+		}
+	/* inode 0 (no owner) and impossible numbers are never found; the
+	 * root's path is known */
 	for (i = 0; i < n; i++) {
-		if (!want[i] || want[i] > fs->super->s_inodes_count)
+		if (!want[i] || want[i] > fs->super->s_inodes_count ||
+		    (paths && want[i] == EXT2_ROOT_INO))
 			continue;
 		w[pf.n].ino = want[i];
 		w[pf.n++].k = i;
@@ -345,7 +450,15 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 	pf.stack[pf.sn++] = root;
 	walk(&pf);
 	err = pf.err;
+	for (i = 0; !err && paths && i < n; i++)
+		paths[i] = pf.off[i] == NO_PATH ? NULL : pf.arena + pf.off[i];
+	if (!err && arena) {
+		*arena = pf.arena;
+		pf.arena = NULL;
+	}
 out:
+	free(pf.arena);
+	free(pf.off);
 	free(pf.stack);
 	free(w);
 	free(pf.seen);
@@ -356,28 +469,22 @@ out:
 errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
 			     ext2_ino_t *parent, size_t n)
 {
-	return find_int(fs, want, parent, NULL, n);
+	return find_int(fs, want, parent, NULL, n, NULL);
 }
 
 errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
-			   char **paths, size_t n)
+			   char **paths, size_t n, char **arena)
 {
 	ext2_ino_t *parent = calloc(n ? n : 1, sizeof(*parent));
 	errcode_t err = ENOMEM;
-	size_t i;
 
+	*arena = NULL;
 	memset(paths, 0, n * sizeof(*paths));
 	if (!parent)
 		return err;
-	err = find_int(fs, want, parent, paths, n);
-	for (i = 0; !err && i < n; i++)
-		if (want[i] == EXT2_ROOT_INO && !(paths[i] = strdup("/")))
-			err = ENOMEM;
+	err = find_int(fs, want, parent, paths, n, arena);
 	if (err)
-		for (i = 0; i < n; i++) {
-			free(paths[i]);
-			paths[i] = NULL;
-		}
+		memset(paths, 0, n * sizeof(*paths));
 	free(parent);
 	return err;
 }

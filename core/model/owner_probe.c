@@ -2,6 +2,7 @@
  * inode scan that keeps only the runs touching those blocks' clusters, then
  * the same lookup the full index answers with. */
 #include "owner_int.h"
+#include "bitmap_group.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -77,7 +78,6 @@ static errcode_t probe_early_stop(ext2_filsys fs, struct owner_index *idx)
 }
 
 #define PROBE_MAP_BITS (1U << 21)	/* 256 KiB at most */
-#define PROBE_MAP_SPAN 64		/* buckets a run is tested by */
 #define PROBE_MAP_MIN 16		/* ranges that call for the map */
 
 /* The bucket map of idx's probe ranges (the caller frees it). */
@@ -104,20 +104,117 @@ static errcode_t probe_map(ext2_filsys fs, struct owner_index *idx,
 	return 0;
 }
 
-int owner_probe_maybe(const struct owner_index *idx, blk64_t a, blk64_t b)
+/* The group of block b, for a block the bitmap covers (b >= the first data
+ * block). */
+static dgrp_t bit_group(ext2_filsys fs, blk64_t b)
 {
-	blk64_t x, last;
+	return (dgrp_t)((EXT2FS_B2C(fs, b) -
+			 EXT2FS_B2C(fs, fs->super->s_first_data_block)) /
+			EXT2_CLUSTERS_PER_GROUP(fs->super));
+}
 
-	if (b <= a)
-		return 0;
-	last = (b - 1) >> idx->probe_shift;
-	x = a >> idx->probe_shift;
-	if (last - x >= PROBE_MAP_SPAN)
-		return 1;	/* a long run: the search tells */
-	for (; x <= last; x++)
-		if (idx->probe_map[x / 64] & (1ULL << (x % 64)))
-			return 1;
-	return 0;
+/*
+ * Reads the block bitmaps of the groups idx's probe ranges lie in, and
+ * only those, as a load of the whole bitmap would have them (on 16,384
+ * groups the whole load was two thirds of `owner B`).  A block below the
+ * first data block has no bit (the queries call it in use, unknown).
+ */
+static errcode_t probe_bits(ext2_filsys fs, struct owner_index *idx)
+{
+	blk64_t fdb = fs->super->s_first_data_block;
+	size_t n = bitmap_group_bytes(fs), k, ng = 0, cap = 0;
+	ext2fs_block_bitmap um = NULL;
+	unsigned char *tmp = NULL;
+	dgrp_t *gv = NULL, *t, g, last;
+	errcode_t err;
+
+	for (k = 0; k < idx->nprobe; k++) {
+		if (idx->probe[k].end <= fdb)
+			continue;
+		g = bit_group(fs, idx->probe[k].start < fdb ? fdb :
+			      idx->probe[k].start);
+		last = bit_group(fs, idx->probe[k].end - 1);
+		if (ng && gv[ng - 1] >= g)	/* sorted: seen already */
+			g = gv[ng - 1] + 1;
+		for (; g <= last && g < fs->group_desc_count; g++) {
+			if (ng == cap) {
+				cap = cap ? 2 * cap : 16;
+				t = realloc(gv, cap * sizeof(*gv));
+				if (!t) {
+					err = ENOMEM;
+					goto out;
+				}
+				gv = t;
+			}
+			gv[ng++] = g;
+		}
+	}
+	err = 0;
+	if (!ng)
+		goto out;
+	idx->pbits = malloc(ng * n);
+	tmp = malloc(n);
+	err = ENOMEM;
+	if (!idx->pbits || !tmp)
+		goto out;
+	err = bitmap_group_uninit_marks(fs, &um);
+	for (k = 0; !err && k < ng; k++)
+		err = bitmap_group_read(fs, gv[k], um, idx->pbits + k * n,
+					tmp);
+out:
+	if (!err && ng) {
+		idx->pgroup = gv;
+		idx->npgroup = ng;
+	} else {
+		free(gv);
+	}
+	if (um)
+		ext2fs_free_block_bitmap(um);
+	free(tmp);
+	return err;
+}
+
+errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
+			   blk64_t a, blk64_t b, int set, blk64_t *z)
+{
+	blk64_t c0 = EXT2FS_B2C(fs, fs->super->s_first_data_block);
+	blk64_t cpg = EXT2_CLUSTERS_PER_GROUP(fs->super), c, i, at;
+	size_t n = bitmap_group_bytes(fs), lo, hi, mid;
+	int bit;
+	dgrp_t g;
+
+	if (b <= a || b - 1 < fs->super->s_first_data_block)
+		return ENOENT;
+	if (a < fs->super->s_first_data_block)
+		a = fs->super->s_first_data_block;
+	for (c = EXT2FS_B2C(fs, a); c <= EXT2FS_B2C(fs, b - 1); c++) {
+		g = (dgrp_t)((c - c0) / cpg);
+		i = (c - c0) % cpg;
+		for (lo = 0, hi = idx->npgroup; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (idx->pgroup[mid] < g)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* a group not read (no probe range in it): in use */
+		bit = lo < idx->npgroup && idx->pgroup[lo] == g ?
+		      (idx->pbits[lo * n + i / 8] >> (i % 8)) & 1 : 1;
+		if (bit == !!set) {
+			at = EXT2FS_C2B(fs, c);
+			*z = at < a ? a : at;
+			return 0;
+		}
+	}
+	return ENOENT;
+}
+
+int owner_probe_groups_only(const struct session *s)
+{
+	return s->fs && !owner_index_complete(s) &&
+	       !(s->loaded & NEED_BLOCK_BITMAP) &&
+	       !(s->flags & SESSION_CATASTROPHIC) &&
+	       bitmap_group_usable(s->fs);
 }
 
 /* The answers, and with claims every claim (NULL: the first only). */
@@ -130,7 +227,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 	uint64_t *map = NULL;
 	errcode_t err;
 	size_t i;
-	int done = 0;
+	int done = 0, part;
 
 	if (!s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
@@ -145,7 +242,10 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 					       claims, nclaims);
 		return err;
 	}
-	err = session_need(s, NEED_BLOCK_BITMAP);
+	/* the whole bitmap only where it is loaded or cannot be read a group
+	 * at a time */
+	part = owner_probe_groups_only(s);
+	err = part ? 0 : session_need(s, NEED_BLOCK_BITMAP);
 	if (err)
 		return err;
 	err = probe_ranges(s->fs, blks, n, &probe, &i);
@@ -156,6 +256,9 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 		goto out;
 	idx->probe = probe;
 	idx->nprobe = i;
+	err = part ? probe_bits(s->fs, idx) : 0;
+	if (err)
+		goto out;
 	/* a few ranges: a search is as quick as the map */
 	err = idx->nprobe >= PROBE_MAP_MIN ? probe_map(s->fs, idx, &map) : 0;
 	if (err)

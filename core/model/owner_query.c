@@ -44,6 +44,8 @@ struct emitter {
 	struct owner_run last;
 	int have_last, stop;
 	blk64_t from;		/* runs before it are only remembered */
+	const struct owner_index *part;	/* its groups' bitmaps, not
+					   fs->block_map (a probe) */
 };
 
 static void emit(struct emitter *e, const struct owner_run *r)
@@ -182,11 +184,24 @@ static void emit_used(struct emitter *e, blk64_t a, blk64_t b,
 	}
 }
 
+/* The first block of [a, b) in use (set) or free: 0 and *z, else
+ * nonzero. */
+static int gap_find(struct emitter *e, blk64_t a, blk64_t b, int set,
+		    blk64_t *z)
+{
+	ext2fs_block_bitmap bm = e->fs->block_map;
+
+	if (e->part)
+		return owner_probe_find(e->fs, e->part, a, b, set, z) != 0;
+	if (set)
+		return ext2fs_find_first_set_block_bitmap2(bm, a, b - 1, z);
+	return ext2fs_find_first_zero_block_bitmap2(bm, a, b - 1, z);
+}
+
 /* The space between runs, from the block bitmap. */
 static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 		     const struct orun *next)
 {
-	ext2fs_block_bitmap bm = e->fs->block_map;
 	blk64_t fdb = e->fs->super->s_first_data_block, z;
 
 	if (a < fdb) {
@@ -194,7 +209,7 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 		a = fdb;
 	}
 	while (a < b && !e->stop) {
-		if (ext2fs_find_first_zero_block_bitmap2(bm, a, b - 1, &z))
+		if (gap_find(e, a, b, 0, &z))
 			z = b;
 		if (z < a)
 			z = a;
@@ -203,7 +218,7 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 			a = z;
 			continue;
 		}
-		if (ext2fs_find_first_set_block_bitmap2(bm, a, b - 1, &z))
+		if (gap_find(e, a, b, 1, &z))
 			z = b;
 		if (z <= a)	/* cannot happen; never loop */
 			z = a + 1;
@@ -238,6 +253,7 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 	e.fn = fn;
 	e.arg = arg;
 	e.from = first;
+	e.part = idx->npgroup ? idx : NULL;
 	/* With bigalloc, start at the cluster so that its slack is known. */
 	pos -= pos % EXT2FS_CLUSTER_RATIO(fs);
 	mv = &idx->meta;

@@ -105,17 +105,35 @@ static int print_parts(struct session *s, const char *who, dgrp_t per)
  * the end. */
 static char *put_u64(char *p, unsigned long long v, int width)
 {
+	static const char two[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char d[20];
-	int n = 0;
+	int i = sizeof(d), n;
 
-	do {
-		d[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (; width > n; width--)
-		*p++ = ' ';
-	while (n)
-		*p++ = d[--n];
+	/* right to left, two digits a division */
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		d[--i] = two[2 * r + 1];
+		d[--i] = two[2 * r];
+		v /= 100;
+	}
+	if (v >= 10) {
+		d[--i] = two[2 * v + 1];
+		d[--i] = two[2 * v];
+	} else {
+		d[--i] = (char)('0' + v);
+	}
+	n = (int)sizeof(d) - i;
+	if (width > n) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, d + i, n);
+	p += n;
 	return p;
 }
 
@@ -126,7 +144,8 @@ static char *put_u64(char *p, unsigned long long v, int width)
 static void file_line(struct session *s, const struct frag_file *w,
 		      const char *path)
 {
-	char line[4 * 21 + 8], *p = line;
+	char line[4 * 21 + 8 + 256], *p = line;
+	size_t len;
 
 	p = put_u64(p, w->ino, 10);
 	*p++ = ' ';
@@ -137,10 +156,19 @@ static void file_line(struct session *s, const struct frag_file *w,
 	p = put_u64(p, w->blocks, 10);
 	*p++ = ' ';
 	*p++ = ' ';
-	out_write(s->out, line, p - line);
 	if (!path)
 		path = "?";
-	out_write(s->out, path, strlen(path));
+	len = strlen(path);
+	/* one write for the line when the path fits (a write per piece
+	 * was a third of the cost of printing a long list) */
+	if (len < sizeof(line) - (p - line)) {
+		memcpy(p, path, len);
+		p[len] = '\n';
+		out_write(s->out, line, p - line + len + 1);
+		return;
+	}
+	out_write(s->out, line, p - line);
+	out_write(s->out, path, len);
 	out_write(s->out, "\n", 1);
 }
 
@@ -238,7 +266,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 	struct frag_files f;
 	struct frag_hist h;
 	ext2_ino_t *want = NULL;
-	char **paths = NULL;
+	char **paths = NULL, *arena = NULL;
 	dgrp_t per = 0;
 	errcode_t err;
 	char *end;
@@ -300,7 +328,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 		for (i = 0; want && paths && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
 		if (!want || !paths ||
-		    owner_find_paths(s->fs, want, paths, f.nworst)) {
+		    owner_find_paths(s->fs, want, paths, f.nworst, &arena)) {
 			free(paths);
 			paths = NULL;
 		}
@@ -311,8 +339,7 @@ static int do_frag(struct session *s, int argc, char **argv)
 	print_special(s);
 	if (sink_is_json(s->out))
 		json_obj_end(s->out);
-	for (i = 0; paths && i < f.nworst; i++)
-		free(paths[i]);
+	free(arena);
 	free(want);
 	free(paths);
 	frag_files_release(&f);

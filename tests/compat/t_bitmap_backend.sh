@@ -12,7 +12,7 @@ command -v debugfs >/dev/null 2>&1 || skip "skip: no debugfs"
 
 printf 'frag\nffb\n' > "$T/frag_ffb"
 printf 'ffb\nfrag\n' > "$T/ffb_frag"
-printf 'owner 0\nffb\n' > "$T/owner_ffb"
+printf 'map 0-0\nffb\n' > "$T/owner_ffb"
 n=0
 # images whose damaged block bitmaps make the rbtree's ffb fail where the
 # bit array finds a block
@@ -31,12 +31,13 @@ for name in f_illbbitmap f_journal f_miss_blk_bmap f_preen f_zero_group; do
 	sed '1,/^debugfs: ffb$/d' "$T/e.out" > "$T/e.ffb"
 	cmp -s "$T/d.ffb" "$T/e.ffb" ||
 		check "$name: ffb after frag: '$(cat "$T/e.ffb")', debugfs '$(cat "$T/d.ffb")'"
-	# frag reads the bitmap group by group when none is loaded: owner
-	# loads e2layout's bit array, which ffb must see as debugfs's rbtree
+	# frag and owner read the bitmap group by group when none is loaded:
+	# map's owner index loads e2layout's bit array, which ffb must see as
+	# debugfs's rbtree
 	"$E2LAYOUT" -f "$T/owner_ffb" "$img" > "$T/e.out" 2>/dev/null
 	sed '1,/^debugfs: ffb$/d' "$T/e.out" > "$T/e.ffb"
 	cmp -s "$T/d.ffb" "$T/e.ffb" ||
-		check "$name: ffb after owner: '$(cat "$T/e.ffb")', debugfs '$(cat "$T/d.ffb")'"
+		check "$name: ffb after map: '$(cat "$T/e.ffb")', debugfs '$(cat "$T/d.ffb")'"
 	# and back: frag after ffb answers as frag alone
 	"$E2LAYOUT" -R frag "$img" > "$T/e.frag" 2>/dev/null
 	"$E2LAYOUT" -f "$T/ffb_frag" "$img" > "$T/e.out" 2>/dev/null

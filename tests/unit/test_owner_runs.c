@@ -243,6 +243,7 @@ static void t_top(void **state)
 			all[i] = f;
 			assert_int_equal(owner_top_offer(&idx, &f), 0);
 		}
+		owner_top_trim(&idx);
 		assert_int_equal(idx.nfrag, k < n ? k : n);
 		for (i = 1; i < n; i++)	/* insertion sort, worst first */
 			for (j = i; j && owner_worse(&all[j], &all[j - 1]) < 0;
