@@ -198,6 +198,17 @@ static errcode_t open_device(struct session *s, const char *device,
 		open_flags |= EXT2_FLAG_SUPER_ONLY;
 	else
 		open_flags |= EXT2_FLAG_THREADS;
+	/* libext2fs writes an e2image file's blocks (and -d's data) at their
+	 * filesystem offsets, over the dump's header and tables: debugfs
+	 * 1.47.0 -i -w destroys the file, so neither personality opens it */
+	if ((flags & SESSION_RW) && (open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		out_error(s->out, session_prog(s), 0, "%s: an e2image file "
+			  "opens read-only (a write would land over the "
+			  "dump's own header and tables); to change the "
+			  "filesystem, open the original, or convert the dump "
+			  "(e2image -r %s RAW) and open RAW -w", device, device);
+		return E2L_ERR_UNSAFE;
+	}
 	if (flags & SESSION_RW) {
 		err = check_writable(s, device);
 		if (!err)
