@@ -336,7 +336,7 @@ static errcode_t open_device(struct session *s, const char *device,
 static errcode_t show_journal_device(struct session *s, const char *device)
 {
 	struct e2l_journal j = {.ext_user = -1};
-	char u[37];
+	char u[37], users[96];
 	errcode_t err;
 
 	err = journal_ext_read(device, &j);
@@ -347,12 +347,16 @@ static errcode_t show_journal_device(struct session *s, const char *device)
 		return err;
 	}
 	if (journal_user(&j, 0, u))
-		snprintf(u, sizeof(u), "no filesystem");
+		snprintf(users, sizeof(users), "no filesystem");
+	else if (j.sb_nr_users > 1)
+		snprintf(users, sizeof(users), "UUID %s and %u more", u,
+			 (unsigned)j.sb_nr_users - 1);
+	else
+		snprintf(users, sizeof(users), "UUID %s", u);
 	out_error(s->out, "e2layout", 0, "%s: this is an ext4 journal device "
-		  "(mke2fs -O journal_dev) used by UUID %s%s; it holds a "
-		  "journal, not a filesystem: open the filesystem (with "
-		  "--journal-dev %s) to see it with its journal", device, u,
-		  j.sb_nr_users > 1 ? " and others" : "", device);
+		  "used by %s (mke2fs -O journal_dev); it holds a journal, "
+		  "not a filesystem: open the filesystem (with --journal-dev "
+		  "%s) to see it with its journal", device, users, device);
 	journal_ext_print(s, &j);
 	journal_release(&j);
 	return E2L_ERR_BAD_ARGUMENT;

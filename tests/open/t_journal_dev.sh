@@ -91,10 +91,18 @@ grep -q "is not this filesystem's journal (it wants the journal device with UUID
 # the journal device itself
 "$E2LAYOUT" -R stats "$jd" > "$T/d.out" 2> "$T/d.err" &&
 	fail "a journal device opened as a filesystem"
-grep -q "this is an ext4 journal device (mke2fs -O journal_dev) used by UUID $fsuuid" "$T/d.err" ||
+grep -q "this is an ext4 journal device used by UUID $fsuuid (mke2fs -O journal_dev)" "$T/d.err" ||
 	fail "journal device not named: $(cat "$T/d.err")"
 grep -q "^Journal device: $jd (2048 blocks of 4096 bytes, 8388608 bytes), label \"jlabel\"$" "$T/d.out" ||
 	fail "journal device layout: $(cat "$T/d.out")"
+
+# a journal device no filesystem uses yet: said so, not "UUID no filesystem"
+mke2fs -q -F -T default -O journal_dev -b 4096 "$T/free.img" 8M \
+	>/dev/null 2>&1 || fail "mke2fs -O journal_dev (unused)"
+"$E2LAYOUT" -R stats "$T/free.img" > "$T/d.out" 2> "$T/d.err" &&
+	fail "an unused journal device opened as a filesystem"
+grep -q "this is an ext4 journal device used by no filesystem (mke2fs -O journal_dev)" "$T/d.err" ||
+	fail "unused journal device not named: $(cat "$T/d.err")"
 
 # journal_relocate refuses, saying why
 "$E2LAYOUT" -R journal_relocate "$fs" > "$T/r" 2>&1 && fail "relocate ran"
