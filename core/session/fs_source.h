@@ -26,6 +26,16 @@
 errcode_t fs_source_resolve(struct session *s, const char *device,
 			    unsigned flags, char **open_as);
 
+/*
+ * After the open: the filesystem's blocks must fit what holds them, the
+ * partition fs_source_resolve chose (or the one IMG?offset= starts) or a
+ * block device.  When they do not: read-write, refused, saying both sizes
+ * (E2L_ERR_UNSAFE: a write could land in the next partition); read-only, a
+ * warning.  fs_bound.c.
+ */
+errcode_t fs_bound_check(struct session *s, ext2_filsys fs,
+			 const char *device, unsigned flags);
+
 /* Closes what fs_source_resolve kept open (s->source_fd, s->source_name). */
 void fs_source_release(struct session *s);
 

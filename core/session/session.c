@@ -269,6 +269,18 @@ static errcode_t open_device(struct session *s, const char *device,
 		err = ext2fs_open(device, open_flags, superblock, blocksize,
 				  io, &s->fs);
 	}
+	if (!err && !s->debugfs) {
+		err = fs_bound_check(s, s->fs, device, flags);
+		if (err) {
+			ext2fs_close_free(&s->fs);
+			s->fs = NULL;
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			undo_guard_close(&s->undo_guard, NULL, NULL);
+			return err;
+		}
+	}
 	if (!err && take_mmp) {
 		err = mmp_take(s);
 		if (err)
