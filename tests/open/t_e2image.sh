@@ -97,6 +97,17 @@ grep -q "^$b: file data, group 0, inode $ino (/home/user/blob), logical block 10
 "$E2LAYOUT" -i -d "$img" -R map "$T/ext4.e2i" | grep -q "content is not in it" &&
 	fail "map with -d says the content is absent"
 
+# -d naming another filesystem (a mistyped data source): refused, naming
+# both UUIDs, instead of showing that filesystem's blocks as this one's
+# (the test images share one UUID: another is made here)
+mke2fs -q -F -t ext4 "$T/other.img" 8M >/dev/null 2>&1 || fail "mke2fs other"
+"$E2LAYOUT" -i -d "$T/other.img" -R "cat /etc/conf7" "$T/ext4.e2i" \
+	> "$T/dw" 2>&1 && fail "-d with another filesystem was taken"
+u1=$(dumpe2fs -h "$T/other.img" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
+u2=$(dumpe2fs -h "$img" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
+grep -q "is not this filesystem's data source: its superblock has UUID $u1, the e2image file's is $u2" "$T/dw" ||
+	fail "-d with another filesystem: $(cat "$T/dw")"
+
 # a raw dump (e2image -r) is an ordinary sparse image: metadata reads equal
 e2image -r "$img" "$T/ext4.raw" 2>/dev/null || fail "e2image -r"
 for r in stats "ls -l /etc" "stat /home/user/blob" groups journal; do
