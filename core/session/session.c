@@ -360,6 +360,9 @@ static errcode_t show_journal_device(struct session *s, const char *device)
 	}
 	if (journal_user(&j, 0, u))
 		snprintf(users, sizeof(users), "no filesystem");
+	else if (j.sb_nr_users > JBD2_USERS_MAX)
+		snprintf(users, sizeof(users), "UUID %s and others (a damaged "
+			 "count of %u users)", u, (unsigned)j.sb_nr_users);
 	else if (j.sb_nr_users > 1)
 		snprintf(users, sizeof(users), "UUID %s and %u more", u,
 			 (unsigned)j.sb_nr_users - 1);
