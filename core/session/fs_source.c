@@ -466,6 +466,17 @@ errcode_t fs_source_resolve(struct session *s, const char *device,
 	return from_parts(s, device, open_as);
 }
 
+void fs_source_not_e2image(struct session *s, const char *device)
+{
+	int kind = sniff(device);
+
+	if (kind == 1 || kind == 2)
+		out_error(s->out, "e2layout", 0, "%s: this is %s, not an "
+			  "e2image file: open it without -i", device,
+			  kind == 1 ? "a qcow2 image (e2image -Q)" :
+			  "an ext2/3/4 filesystem image");
+}
+
 void fs_source_release(struct session *s)
 {
 	if (s->source_fd >= 0)

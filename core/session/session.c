@@ -296,6 +296,8 @@ static errcode_t open_device(struct session *s, const char *device,
 		undo_guard_close(&s->undo_guard, NULL, NULL);
 		if (err == EXT2_ET_BAD_MAGIC)
 			fs_probe_report(s->out, device);
+		if (err == EXT2_ET_MAGIC_E2IMAGE && !s->debugfs)
+			fs_source_not_e2image(s, device);
 		return err;
 	}
 	/* before any write: records e2undo puts back where they were */
@@ -410,6 +412,13 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->failed = 1;
 	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
 	 * opens the named file as it is; so does -s) */
+	if (!s->debugfs && s->partition &&
+	    (s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		out_error(s->out, "e2layout", 0, "--partition does not apply "
+			  "to an e2image file (-i): e2image dumps one "
+			  "filesystem, not a disk");
+		return E2L_ERR_BAD_ARGUMENT;
+	}
 	if (!s->debugfs && !superblock &&
 	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
 		if (journal_ext_is_device(device))
