@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "dfs_open.h"
 #include "dfs_util.h"
+#include "e2l_err.h"
 
 #include <e2p/e2p.h>
 #include <getopt.h>
@@ -14,6 +15,31 @@ static void open_usage(struct session *s, const char *who)
 	out_errtext(s->out, "%s: Usage: open [-s superblock] [-b blocksize] "
 		    "[-d image_filename] [-c] [-i] [-f] [-e] [-D] [-w] "
 		    "<device>\n", who);
+}
+
+/*
+ * -d names the device with the e2image file's data blocks: when it holds an
+ * ext2/3/4 superblock, it must be this filesystem's (a mistyped -d would
+ * show another filesystem's blocks as this one's content).  A data source
+ * without a superblock (a copy of the data alone) is taken as it is.
+ */
+static int data_source_matches(struct session *s,
+			       const struct dfs_open_args *a, io_channel io)
+{
+	struct ext2_super_block sb;
+	char want[37], got[37];
+
+	io_channel_set_blksize(io, SUPERBLOCK_OFFSET);
+	if (io_channel_read_blk64(io, 1, -(int)sizeof(sb), &sb) ||
+	    ext2fs_le16_to_cpu(sb.s_magic) != EXT2_SUPER_MAGIC ||
+	    !memcmp(sb.s_uuid, s->fs->super->s_uuid, sizeof(sb.s_uuid)))
+		return 1;
+	e2p_uuid_to_str(sb.s_uuid, got);
+	e2p_uuid_to_str(s->fs->super->s_uuid, want);
+	out_error(s->out, "e2layout", 0, "%s is not this filesystem's data "
+		  "source: its superblock has UUID %s, the e2image file's is "
+		  "%s", a->data_source, got, want);
+	return 0;
 }
 
 errcode_t dfs_open_filesystem(struct session *s,
@@ -56,6 +82,11 @@ errcode_t dfs_open_filesystem(struct session *s,
 		if (data_io)
 			io_channel_close(data_io);
 		return e;
+	}
+	if (data_io && !s->debugfs && !data_source_matches(s, a, data_io)) {
+		io_channel_close(data_io);
+		session_close(s);
+		return E2L_ERR_BAD_ARGUMENT;
 	}
 	if (data_io) {
 		e = ext2fs_set_data_io(s->fs, data_io);

@@ -13,7 +13,6 @@
 #define JBD2_SB_V2		4
 #define JBD2_DEFAULT_FC_BLOCKS	256
 #define JBD2_USERS_OFF		0x100
-#define JBD2_USERS_MAX		48
 
 struct jctx {
 	struct e2l_journal *j;

@@ -83,6 +83,8 @@ int journal_csum_version(const struct e2l_journal *j);
 __u32 journal_fc_blocks(const struct e2l_journal *j);
 /* Writes the UUID of journal user i (0-based) to out; -1 when none. */
 int journal_user(const struct e2l_journal *j, unsigned i, char out[37]);
+/* the most users a journal superblock lists (JBD2_USERS_MAX) */
+#define JBD2_USERS_MAX		48
 
 /* Decodes the jbd2 superblock in j->sb_raw (j->sb_raw_len bytes) into the
  * sb_* fields; sb_valid says whether it is one. */

@@ -179,8 +179,10 @@ void journal_ext_print(struct session *s, const struct e2l_journal *j)
 			   j->sb_maxlen - j->sb_first,
 			   (unsigned long long)j->sb_first * bs,
 			   (unsigned long long)j->sb_maxlen * bs - 1);
-	out_printf(s->out, "  journal UUID %s, %u user%s:\n", j->sb_uuid,
-		   j->sb_nr_users, j->sb_nr_users == 1 ? "" : "s");
+	out_printf(s->out, "  journal UUID %s, %u user%s%s:\n", j->sb_uuid,
+		   j->sb_nr_users, j->sb_nr_users == 1 ? "" : "s",
+		   j->sb_nr_users > JBD2_USERS_MAX ? " (damaged: a journal "
+		   "superblock lists at most 48; those 48 follow)" : "");
 	for (i = 0; !journal_user(j, i, u); i++)
 		out_printf(s->out, "    %s%s\n", u,
 			   (int)i == j->ext_user ? "  (this filesystem)" : "");

@@ -401,6 +401,8 @@ static errcode_t from_parts(struct session *s, const char *device,
 		free(parts);
 		return ENOMEM;
 	}
+	s->source_part = pick->no;
+	s->source_bytes = pick->size;
 	if (asprintf(&s->source_name, "%s partition %d (%s, offset %llu)",
 		     device, pick->no, strcmp(pttype, "gpt") ? pttype : "GPT",
 		     pick->start) < 0)
@@ -409,14 +411,46 @@ static errcode_t from_parts(struct session *s, const char *device,
 	return 0;
 }
 
+/* IMG?offset=N where a partition of IMG starts at byte N: that partition
+ * bounds the filesystem, as when --partition chose it. */
+static void offset_part(struct session *s, const char *device)
+{
+	const char *q = strchr(device, '?');
+	unsigned long long off;
+	struct part *parts;
+	char pttype[32], *base, *end;
+	int n, i;
+
+	if (strncmp(q, "?offset=", 8) || q[8] < '0' || q[8] > '9')
+		return;
+	errno = 0;
+	off = strtoull(q + 8, &end, 10);
+	if (errno || *end)
+		return;
+	base = strndup(device, (size_t)(q - device));
+	if (!base)
+		return;
+	n = read_parts(base, pttype, sizeof(pttype), &parts);
+	free(base);
+	for (i = 0; i < n; i++)
+		if (parts[i].start == off) {
+			s->source_part = parts[i].no;
+			s->source_bytes = parts[i].size;
+		}
+	if (n > 0)
+		free(parts);
+}
+
 errcode_t fs_source_resolve(struct session *s, const char *device,
 			    unsigned flags, char **open_as)
 {
 	int kind;
 
 	*open_as = NULL;
-	if (strchr(device, '?'))	/* IMG?offset=N: the caller's choice */
+	if (strchr(device, '?')) {	/* IMG?offset=N: the caller's choice */
+		offset_part(s, device);
 		return 0;
+	}
 	kind = sniff(device);
 	if (kind == 1)
 		return from_qcow2(s, device, flags, open_as);
@@ -432,11 +466,24 @@ errcode_t fs_source_resolve(struct session *s, const char *device,
 	return from_parts(s, device, open_as);
 }
 
+void fs_source_not_e2image(struct session *s, const char *device)
+{
+	int kind = sniff(device);
+
+	if (kind == 1 || kind == 2)
+		out_error(s->out, "e2layout", 0, "%s: this is %s, not an "
+			  "e2image file: open it without -i", device,
+			  kind == 1 ? "a qcow2 image (e2image -Q)" :
+			  "an ext2/3/4 filesystem image");
+}
+
 void fs_source_release(struct session *s)
 {
 	if (s->source_fd >= 0)
 		close(s->source_fd);
 	s->source_fd = -1;
+	s->source_part = 0;
+	s->source_bytes = 0;
 	free(s->source_name);
 	s->source_name = NULL;
 }

@@ -26,6 +26,20 @@
 errcode_t fs_source_resolve(struct session *s, const char *device,
 			    unsigned flags, char **open_as);
 
+/*
+ * After the open: the filesystem's blocks must fit what holds them, the
+ * partition fs_source_resolve chose (or the one IMG?offset= starts) or a
+ * block device.  When they do not: read-write, refused, saying both sizes
+ * (E2L_ERR_UNSAFE: a write could land in the next partition); read-only, a
+ * warning.  fs_bound.c.
+ */
+errcode_t fs_bound_check(struct session *s, ext2_filsys fs,
+			 const char *device, unsigned flags);
+
+/* After -i failed with EXT2_ET_MAGIC_E2IMAGE: says when device is a qcow2
+ * image or a plain ext2/3/4 image instead (open it without -i). */
+void fs_source_not_e2image(struct session *s, const char *device);
+
 /* Closes what fs_source_resolve kept open (s->source_fd, s->source_name). */
 void fs_source_release(struct session *s);
 

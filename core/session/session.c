@@ -198,6 +198,17 @@ static errcode_t open_device(struct session *s, const char *device,
 		open_flags |= EXT2_FLAG_SUPER_ONLY;
 	else
 		open_flags |= EXT2_FLAG_THREADS;
+	/* libext2fs writes an e2image file's blocks (and -d's data) at their
+	 * filesystem offsets, over the dump's header and tables: debugfs
+	 * 1.47.0 -i -w destroys the file, so neither personality opens it */
+	if ((flags & SESSION_RW) && (open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		out_error(s->out, session_prog(s), 0, "%s: an e2image file "
+			  "opens read-only (a write would land over the "
+			  "dump's own header and tables); to change the "
+			  "filesystem, open the original, or convert the dump "
+			  "(e2image -r %s RAW) and open RAW -w", device, device);
+		return E2L_ERR_UNSAFE;
+	}
 	if (flags & SESSION_RW) {
 		err = check_writable(s, device);
 		if (!err)
@@ -258,6 +269,18 @@ static errcode_t open_device(struct session *s, const char *device,
 		err = ext2fs_open(device, open_flags, superblock, blocksize,
 				  io, &s->fs);
 	}
+	if (!err && !s->debugfs) {
+		err = fs_bound_check(s, s->fs, device, flags);
+		if (err) {
+			ext2fs_close_free(&s->fs);
+			s->fs = NULL;
+			live_free(s->live);
+			s->live = NULL;
+			session_unlock(s);
+			undo_guard_close(&s->undo_guard, NULL, NULL);
+			return err;
+		}
+	}
 	if (!err && take_mmp) {
 		err = mmp_take(s);
 		if (err)
@@ -273,6 +296,8 @@ static errcode_t open_device(struct session *s, const char *device,
 		undo_guard_close(&s->undo_guard, NULL, NULL);
 		if (err == EXT2_ET_BAD_MAGIC)
 			fs_probe_report(s->out, device);
+		if (err == EXT2_ET_MAGIC_E2IMAGE && !s->debugfs)
+			fs_source_not_e2image(s, device);
 		return err;
 	}
 	/* before any write: records e2undo puts back where they were */
@@ -325,7 +350,7 @@ static errcode_t open_device(struct session *s, const char *device,
 static errcode_t show_journal_device(struct session *s, const char *device)
 {
 	struct e2l_journal j = {.ext_user = -1};
-	char u[37];
+	char u[37], users[96];
 	errcode_t err;
 
 	err = journal_ext_read(device, &j);
@@ -336,12 +361,19 @@ static errcode_t show_journal_device(struct session *s, const char *device)
 		return err;
 	}
 	if (journal_user(&j, 0, u))
-		snprintf(u, sizeof(u), "no filesystem");
+		snprintf(users, sizeof(users), "no filesystem");
+	else if (j.sb_nr_users > JBD2_USERS_MAX)
+		snprintf(users, sizeof(users), "UUID %s and others (a damaged "
+			 "count of %u users)", u, (unsigned)j.sb_nr_users);
+	else if (j.sb_nr_users > 1)
+		snprintf(users, sizeof(users), "UUID %s and %u more", u,
+			 (unsigned)j.sb_nr_users - 1);
+	else
+		snprintf(users, sizeof(users), "UUID %s", u);
 	out_error(s->out, "e2layout", 0, "%s: this is an ext4 journal device "
-		  "(mke2fs -O journal_dev) used by UUID %s%s; it holds a "
-		  "journal, not a filesystem: open the filesystem (with "
-		  "--journal-dev %s) to see it with its journal", device, u,
-		  j.sb_nr_users > 1 ? " and others" : "", device);
+		  "used by %s (mke2fs -O journal_dev); it holds a journal, "
+		  "not a filesystem: open the filesystem (with --journal-dev "
+		  "%s) to see it with its journal", device, users, device);
 	journal_ext_print(s, &j);
 	journal_release(&j);
 	return E2L_ERR_BAD_ARGUMENT;
@@ -380,6 +412,13 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		s->failed = 1;
 	/* a qcow2 dump or a partitioned disk: what to open instead (debugfs
 	 * opens the named file as it is; so does -s) */
+	if (!s->debugfs && s->partition &&
+	    (s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
+		out_error(s->out, "e2layout", 0, "--partition does not apply "
+			  "to an e2image file (-i): e2image dumps one "
+			  "filesystem, not a disk");
+		return E2L_ERR_BAD_ARGUMENT;
+	}
 	if (!s->debugfs && !superblock &&
 	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
 		if (journal_ext_is_device(device))

@@ -126,6 +126,11 @@ struct session {
 	int partition;
 	char *source_name;
 	int source_fd;
+	/* the chosen partition's number and size in bytes (0: no partition,
+	 * or IMG?offset= not at a partition's start), which the filesystem
+	 * must fit for -w (fs_bound_check) */
+	int source_part;
+	unsigned long long source_bytes;
 	/* --journal-dev PATH: the external journal's device, or NULL (then
 	 * found by its UUID through libblkid) */
 	const char *journal_dev;

@@ -97,6 +97,31 @@ grep -q "^$b: file data, group 0, inode $ino (/home/user/blob), logical block 10
 "$E2LAYOUT" -i -d "$img" -R map "$T/ext4.e2i" | grep -q "content is not in it" &&
 	fail "map with -d says the content is absent"
 
+# -d naming another filesystem (a mistyped data source): refused, naming
+# both UUIDs, instead of showing that filesystem's blocks as this one's
+# (the test images share one UUID: another is made here)
+mke2fs -q -F -t ext4 "$T/other.img" 8M >/dev/null 2>&1 || fail "mke2fs other"
+"$E2LAYOUT" -i -d "$T/other.img" -R "cat /etc/conf7" "$T/ext4.e2i" \
+	> "$T/dw" 2>&1 && fail "-d with another filesystem was taken"
+u1=$(dumpe2fs -h "$T/other.img" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
+u2=$(dumpe2fs -h "$img" 2>/dev/null | sed -n 's/^Filesystem UUID: *//p')
+grep -q "is not this filesystem's data source: its superblock has UUID $u1, the e2image file's is $u2" "$T/dw" ||
+	fail "-d with another filesystem: $(cat "$T/dw")"
+
+# -i on what is not an e2image file says what it is; --partition does
+# not apply to one
+"$E2LAYOUT" -i -R stats "$img" > "$T/ni" 2>&1 && fail "-i on an image opened"
+grep -q "this is an ext2/3/4 filesystem image, not an e2image file: open it without -i" "$T/ni" ||
+	fail "-i on a filesystem image: $(cat "$T/ni")"
+e2image -Q "$img" "$T/ext4.qcow2" 2>/dev/null || fail "e2image -Q"
+"$E2LAYOUT" -i -R stats "$T/ext4.qcow2" > "$T/ni" 2>&1 && fail "-i on a qcow2 opened"
+grep -q "this is a qcow2 image (e2image -Q), not an e2image file: open it without -i" "$T/ni" ||
+	fail "-i on a qcow2 image: $(cat "$T/ni")"
+"$E2LAYOUT" -i --partition 1 -R stats "$T/ext4.e2i" > "$T/ni" 2>&1 &&
+	fail "-i with --partition opened"
+grep -q -- "--partition does not apply to an e2image file" "$T/ni" ||
+	fail "-i --partition: $(cat "$T/ni")"
+
 # a raw dump (e2image -r) is an ordinary sparse image: metadata reads equal
 e2image -r "$img" "$T/ext4.raw" 2>/dev/null || fail "e2image -r"
 for r in stats "ls -l /etc" "stat /home/user/blob" groups journal; do

@@ -91,10 +91,31 @@ grep -q "is not this filesystem's journal (it wants the journal device with UUID
 # the journal device itself
 "$E2LAYOUT" -R stats "$jd" > "$T/d.out" 2> "$T/d.err" &&
 	fail "a journal device opened as a filesystem"
-grep -q "this is an ext4 journal device (mke2fs -O journal_dev) used by UUID $fsuuid" "$T/d.err" ||
+grep -q "this is an ext4 journal device used by UUID $fsuuid (mke2fs -O journal_dev)" "$T/d.err" ||
 	fail "journal device not named: $(cat "$T/d.err")"
 grep -q "^Journal device: $jd (2048 blocks of 4096 bytes, 8388608 bytes), label \"jlabel\"$" "$T/d.out" ||
 	fail "journal device layout: $(cat "$T/d.out")"
+
+# a journal device no filesystem uses yet: said so, not "UUID no filesystem"
+mke2fs -q -F -T default -O journal_dev -b 4096 "$T/free.img" 8M \
+	>/dev/null 2>&1 || fail "mke2fs -O journal_dev (unused)"
+"$E2LAYOUT" -R stats "$T/free.img" > "$T/d.out" 2> "$T/d.err" &&
+	fail "an unused journal device opened as a filesystem"
+grep -q "this is an ext4 journal device used by no filesystem (mke2fs -O journal_dev)" "$T/d.err" ||
+	fail "unused journal device not named: $(cat "$T/d.err")"
+
+# a damaged user count (s_nr_users at byte 64 of the journal superblock,
+# block 1): said to be damaged, not "and 4294967294 more"
+cp "$jd" "$T/bad.img"
+printf '\377\377\377\377' | dd of="$T/bad.img" bs=1 seek=$((4096 + 64)) \
+	conv=notrunc 2>/dev/null
+"$E2LAYOUT" -R stats "$T/bad.img" > "$T/d.out" 2> "$T/d.err"
+grep -q "used by UUID $fsuuid and others (a damaged count of 4294967295 users)" "$T/d.err" ||
+	fail "damaged user count: $(cat "$T/d.err")"
+grep -q "4294967295 users (damaged: a journal superblock lists at most 48; those 48 follow):" "$T/d.out" ||
+	fail "damaged user count: $(head -8 "$T/d.out")"
+[ "$(grep -c '^    [0-9a-f-]\{36\}' "$T/d.out")" -eq 48 ] ||
+	fail "not 48 users listed: $(grep -c '^    ' "$T/d.out")"
 
 # journal_relocate refuses, saying why
 "$E2LAYOUT" -R journal_relocate "$fs" > "$T/r" 2>&1 && fail "relocate ran"
