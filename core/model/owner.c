@@ -265,6 +265,9 @@ errcode_t owner_idx_open(ext2_filsys fs, const char *device,
 		goto out;
 	orun_sort(&idx->meta);
 	meta_merge(fs, &idx->meta);
+	err = orun_index(&idx->meta);
+	if (err)
+		goto out;
 	if (keep == OKEEP_ALL)
 		reserve_runs(fs, &idx->files);
 	idx->inode_buf = malloc(EXT2_INODE_SIZE(fs->super));
@@ -511,6 +514,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->defer_ino);
 	free(idx->probe_found);
 	free(idx->meta.v);
+	free(idx->meta.maxend);
 	free(idx->files.v);
 	free(idx->frag);
 	free(idx);
