@@ -21,7 +21,9 @@ static void groups_gdt(ext2_filsys fs, dgrp_t grp, struct e2l_group *g)
 
 	ext2fs_super_and_bgd_loc2(fs, grp, &super_blk, &old_desc, &new_desc,
 				  NULL);
-	g->has_super = ext2fs_bg_has_super(fs, grp) ? 1 : 0;
+	/* super_blk is the group's first block when it has a copy, and only
+	 * group 0 (which always has one) can start at block 0 */
+	g->has_super = super_blk || grp == 0;
 	g->super_blk = g->has_super ? super_blk : 0;
 	if (ext2fs_has_feature_meta_bg(fs->super))
 		old_count = fs->super->s_first_meta_bg;
