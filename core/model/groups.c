@@ -21,7 +21,9 @@ static void groups_gdt(ext2_filsys fs, dgrp_t grp, struct e2l_group *g)
 
 	ext2fs_super_and_bgd_loc2(fs, grp, &super_blk, &old_desc, &new_desc,
 				  NULL);
-	g->has_super = ext2fs_bg_has_super(fs, grp) ? 1 : 0;
+	/* super_blk is the group's first block when it has a copy, and only
+	 * group 0 (which always has one) can start at block 0 */
+	g->has_super = super_blk || grp == 0;
 	g->super_blk = g->has_super ? super_blk : 0;
 	if (ext2fs_has_feature_meta_bg(fs->super))
 		old_count = fs->super->s_first_meta_bg;
@@ -43,6 +45,9 @@ static void groups_gdt(ext2_filsys fs, dgrp_t grp, struct e2l_group *g)
 
 errcode_t groups_get(ext2_filsys fs, dgrp_t grp, struct e2l_group *g)
 {
+	const struct ext4_group_desc *d;
+	int wide;
+
 	if (!fs || !g || grp >= fs->group_desc_count)
 		return EXT2_ET_INVALID_ARGUMENT;
 	memset(g, 0, sizeof(*g));
@@ -51,19 +56,33 @@ errcode_t groups_get(ext2_filsys fs, dgrp_t grp, struct e2l_group *g)
 	g->last = ext2fs_group_last_block2(fs, grp);
 	groups_gdt(fs, grp, g);
 
-	g->block_bitmap = ext2fs_block_bitmap_loc(fs, grp);
-	g->inode_bitmap = ext2fs_inode_bitmap_loc(fs, grp);
-	g->inode_table = ext2fs_inode_table_loc(fs, grp);
+	/* the descriptor's fields read once (an accessor a field looked the
+	 * descriptor up again each time: a fifth of `groups`) */
+	d = (const struct ext4_group_desc *)ext2fs_group_desc(fs,
+							fs->group_desc, grp);
+	if (!d)
+		return EXT2_ET_INVALID_ARGUMENT;
+	wide = ext2fs_has_feature_64bit(fs->super);
+	g->block_bitmap = d->bg_block_bitmap |
+			  (wide ? (blk64_t)d->bg_block_bitmap_hi << 32 : 0);
+	g->inode_bitmap = d->bg_inode_bitmap |
+			  (wide ? (blk64_t)d->bg_inode_bitmap_hi << 32 : 0);
+	g->inode_table = d->bg_inode_table |
+			 (wide ? (blk64_t)d->bg_inode_table_hi << 32 : 0);
 	g->inode_table_blocks = fs->inode_blocks_per_group;
 	g->bb_group = groups_of_block(fs, g->block_bitmap);
 	g->ib_group = groups_of_block(fs, g->inode_bitmap);
 	g->it_group = groups_of_block(fs, g->inode_table);
 
-	g->free_blocks = ext2fs_bg_free_blocks_count(fs, grp);
-	g->free_inodes = ext2fs_bg_free_inodes_count(fs, grp);
-	g->used_dirs = ext2fs_bg_used_dirs_count(fs, grp);
-	g->itable_unused = ext2fs_bg_itable_unused(fs, grp);
-	g->flags = ext2fs_bg_flags(fs, grp);
+	g->free_blocks = d->bg_free_blocks_count |
+			 (wide ? (__u32)d->bg_free_blocks_count_hi << 16 : 0);
+	g->free_inodes = d->bg_free_inodes_count |
+			 (wide ? (__u32)d->bg_free_inodes_count_hi << 16 : 0);
+	g->used_dirs = d->bg_used_dirs_count |
+		       (wide ? (__u32)d->bg_used_dirs_count_hi << 16 : 0);
+	g->itable_unused = d->bg_itable_unused |
+			   (wide ? (__u32)d->bg_itable_unused_hi << 16 : 0);
+	g->flags = d->bg_flags;
 	if (ext2fs_has_group_desc_csum(fs))
 		g->csum = ext2fs_group_desc_csum_verify(fs, grp) ? 1 : 0;
 	else

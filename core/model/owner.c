@@ -265,6 +265,9 @@ errcode_t owner_idx_open(ext2_filsys fs, const char *device,
 		goto out;
 	orun_sort(&idx->meta);
 	meta_merge(fs, &idx->meta);
+	err = orun_index(&idx->meta);
+	if (err)
+		goto out;
 	if (keep == OKEEP_ALL)
 		reserve_runs(fs, &idx->files);
 	idx->inode_buf = malloc(EXT2_INODE_SIZE(fs->super));
@@ -514,6 +517,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->pgroup);
 	free(idx->pbits);
 	free(idx->meta.v);
+	free(idx->meta.maxend);
 	free(idx->files.v);
 	free(idx->frag);
 	free(idx);

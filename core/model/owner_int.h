@@ -43,6 +43,11 @@ static inline void orun_set_start(struct orun *r, blk64_t b)
 struct orun_vec {
 	struct orun *v;
 	size_t n, cap;
+	/* set by orun_index: NULL when no run starts inside an earlier one,
+	 * else maxend[i] is the furthest end of v[0..i] (runs overlap: a
+	 * damaged image's metadata over other metadata), which orun_find
+	 * searches */
+	blk64_t *maxend;
 };
 
 /*
@@ -103,8 +108,14 @@ size_t frun_find(const struct frun_vec *v, blk64_t pos);
 
 errcode_t orun_push(struct orun_vec *vec, const struct orun *r);
 void orun_sort(struct orun_vec *vec);
-/* Index of the first run of v (sorted) that may overlap pos: it holds pos
- * when its start is at most pos. */
+/* After the last change to the sorted v: notes whether runs overlap, and
+ * then the furthest ends orun_find needs (ENOMEM when they cannot be
+ * kept).  The caller frees v->maxend with v->v. */
+errcode_t orun_index(struct orun_vec *v);
+/* Index of the first run of v (sorted, then orun_index) over pos when one
+ * is (every run before it ends at pos or before), else of the first run
+ * after pos: it holds pos when its start is at most pos.  Logarithmic,
+ * overlapping runs or not. */
 size_t orun_find(const struct orun_vec *v, blk64_t pos);
 /* The part [a, b) of stored run r as a query answer (group metadata: the
  * group served by a; file data: the logical block of a). */

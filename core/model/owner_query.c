@@ -17,6 +17,17 @@ size_t orun_find(const struct orun_vec *v, blk64_t pos)
 {
 	size_t lo = 0, hi = v->n;
 
+	if (v->maxend) {	/* runs overlap: the first reaching past pos */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v->maxend[mid] <= pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
 	while (lo < hi) {	/* first run starting after pos */
 		size_t mid = lo + (hi - lo) / 2;
 

@@ -1,5 +1,6 @@
-/* owner_sort.c - the vector of merged owner runs: growing it, and sorting
- * it by physical block (a radix sort) with exact duplicates dropped. */
+/* owner_sort.c - the vector of merged owner runs: growing it, sorting it
+ * by physical block (a radix sort) with exact duplicates dropped, and the
+ * furthest ends orun_find searches when runs overlap. */
 #include "owner_int.h"
 
 #include <stdlib.h>
@@ -129,4 +130,26 @@ void orun_sort(struct orun_vec *vec)
 		vec->v = v;
 		vec->cap = o;
 	}
+}
+
+errcode_t orun_index(struct orun_vec *v)
+{
+	blk64_t end = 0;
+	size_t i;
+
+	free(v->maxend);
+	v->maxend = NULL;
+	for (i = 0; i < v->n && orun_start(&v->v[i]) >= end; i++)
+		end = orun_end(&v->v[i]);
+	if (i == v->n)
+		return 0;	/* none starts inside an earlier one */
+	v->maxend = malloc(v->n * sizeof(*v->maxend));
+	if (!v->maxend)
+		return ENOMEM;
+	for (i = 0, end = 0; i < v->n; i++) {
+		if (orun_end(&v->v[i]) > end)
+			end = orun_end(&v->v[i]);
+		v->maxend[i] = end;
+	}
+	return 0;
 }

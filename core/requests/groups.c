@@ -136,23 +136,56 @@ static const char *const json_columns[] = {
 	"checksum_ok", NULL
 };
 
+/* "00" to "99": two digits a step. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 /* Appends v in decimal (and a comma) at p; returns the new end. */
 static char *put_u64(char *p, unsigned long long v)
 {
 	unsigned long long t = v;
+	unsigned d;
+	int n = 1;
 	char *q;
 
-	/* the digits written in place, last first: a copy from a scratch
-	 * buffer became a memcpy call per number (~6% of the request) */
-	do {
-		p++;
-		t /= 10;
-	} while (t);
+	/* the length first, by comparisons (a division a digit was a third
+	 * of the request), then the digits two at a time, last first, in
+	 * place (a copy from a scratch buffer became a memcpy call) */
+	for (;;) {
+		if (t < 10)
+			break;
+		if (t < 100) {
+			n += 1;
+			break;
+		}
+		if (t < 1000) {
+			n += 2;
+			break;
+		}
+		if (t < 10000) {
+			n += 3;
+			break;
+		}
+		t /= 10000;
+		n += 4;
+	}
+	p += n;
 	q = p;
-	do {
-		*--q = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		q -= 2;
+		q[0] = digit_pairs[d];
+		q[1] = digit_pairs[d + 1];
+	}
+	if (v >= 10) {
+		q[-2] = digit_pairs[v * 2];
+		q[-1] = digit_pairs[v * 2 + 1];
+	} else {
+		q[-1] = '0' + v;
+	}
 	*p++ = ',';
 	return p;
 }

@@ -1,6 +1,7 @@
 /* test_owner_runs.c - the compact structures behind the ownership index:
  * 16-byte runs (packing, splitting, the 46-bit limit), their in-place sort
- * against qsort of the same runs, and the bounded heap of the worst files
+ * against qsort of the same runs, the metadata runs' lookup when they
+ * overlap, and the bounded heap of the worst files
  * against a full sort. */
 #include "testlib.h"
 #include "owner_int.h"
@@ -223,6 +224,87 @@ static void t_sort(void **state)
 	sort_case(50000, 0, 40000, 0, 3);
 }
 
+/* orun_find on n metadata runs against a look at every run: the first run
+ * over pos, every one before it ending by pos, else the first after pos.
+ * long_every: one run in that many is long (a group's inode table, a
+ * journal) and the runs after it start inside it (a damaged image's
+ * bitmap placed in another group's inode table). */
+static void meta_find_case(size_t n, blk64_t span, unsigned long_every)
+{
+	struct orun_vec v = {0};
+	struct orun r;
+	blk64_t pos, end = 0;
+	size_t i, k, want;
+	int overlap = 0;
+
+	for (i = 0; i < n; i++) {
+		blk64_t len = 1 + next_rand() % 4;
+
+		if (long_every && next_rand() % long_every == 0)
+			len = 1 + next_rand() % (span / 4 + 1);
+		mkrun(&r, next_rand() % span, len, OWN_BBITMAP + next_rand() % 3,
+		      next_rand() % 100, 0);
+		assert_int_equal(orun_push(&v, &r), 0);
+	}
+	orun_sort(&v);
+	assert_int_equal(orun_index(&v), 0);
+	for (i = 0; i < v.n; i++) {
+		if (orun_start(&v.v[i]) < end)
+			overlap = 1;
+		if (orun_end(&v.v[i]) > end)
+			end = orun_end(&v.v[i]);
+	}
+	for (k = 0; k < 4 * n + 8; k++) {
+		pos = span < 4 * n && k < span + 8 ? k
+						   : next_rand() % (span + 8);
+		for (want = 0; want < v.n; want++)
+			if (orun_end(&v.v[want]) > pos)
+				break;
+		i = orun_find(&v, pos);
+		if (i != want)
+			fail_msg("n=%zu span=%llu pos=%llu: run %zu, not %zu", n,
+				 (unsigned long long)span,
+				 (unsigned long long)pos, i, want);
+	}
+	assert_int_equal(v.maxend != NULL, overlap);
+	free(v.v);
+	free(v.maxend);
+}
+
+static void t_meta_find(void **state)
+{
+	struct orun_vec v = {0};
+	struct orun r;
+
+	(void)state;
+	/* group 0's inode table 5-20, group 2's block bitmap moved to 10:
+	 * blocks 11-20 are still the inode table's */
+	mkrun(&r, 3, 1, OWN_BBITMAP, 0, 0);
+	assert_int_equal(orun_push(&v, &r), 0);
+	mkrun(&r, 5, 16, OWN_ITABLE, 0, 0);
+	assert_int_equal(orun_push(&v, &r), 0);
+	mkrun(&r, 10, 1, OWN_BBITMAP, 2, 0);
+	assert_int_equal(orun_push(&v, &r), 0);
+	mkrun(&r, 2050, 1, OWN_IBITMAP, 2, 0);
+	assert_int_equal(orun_push(&v, &r), 0);
+	orun_sort(&v);
+	assert_int_equal(orun_index(&v), 0);
+	assert_int_equal(orun_start(&v.v[orun_find(&v, 10)]), 5);
+	assert_int_equal(orun_start(&v.v[orun_find(&v, 12)]), 5);
+	assert_int_equal(orun_start(&v.v[orun_find(&v, 20)]), 5);
+	assert_int_equal(orun_start(&v.v[orun_find(&v, 21)]), 2050);
+	assert_int_equal(orun_find(&v, 2051), 4);
+	assert_non_null(v.maxend);
+	free(v.v);
+	free(v.maxend);
+	/* disjoint runs keep no ends; overlapping ones, short and long */
+	meta_find_case(1, 10, 0);
+	meta_find_case(200, 100000, 0);
+	meta_find_case(300, 400, 0);
+	meta_find_case(2000, 50000, 20);
+	meta_find_case(2000, 5000, 3);
+}
+
 static void t_top(void **state)
 {
 	struct owner_index idx;
@@ -271,6 +353,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_pack),
 		cmocka_unit_test(t_sort),
+		cmocka_unit_test(t_meta_find),
 		cmocka_unit_test(t_top),
 	};
 
