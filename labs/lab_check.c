@@ -389,6 +389,15 @@ static int scenario(struct ctx *c, struct lab *lab, struct lab_state *st,
 			      st->lab, lab->name);
 		goto out;
 	}
+	/* lab start derives every seed from the lab and the trainee: a seed
+	 * that is not this trainee's is another trainee's scenario, its state
+	 * edited to name someone else. */
+	if (st->seed != lab_seed_for(lab->name, st->trainee)) {
+		strbuf_printf(msg, "%s was edited: its seed is not the one lab "
+			      "start gives %s (another trainee's scenario?)",
+			      path, st->trainee);
+		goto out;
+	}
 	lab->seed = st->seed;
 	snprintf(lab->trainee, sizeof(lab->trainee), "%s", st->trainee);
 	for (i = 0; i < 3; i++) {

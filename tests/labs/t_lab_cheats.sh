@@ -122,6 +122,18 @@ sed "s/^gdt = .*/gdt = $g/; s/^superblock_backups = \(.*\)/superblock_backups = 
 "$E2LAYOUT" lab check where "$T/wa/where.img" --answers "$T/wa/ranges" > "$T/gamed.out" 2>&1 ||
 	{ cat "$T/gamed.out"; nope "where: gdt = $g (a range) is rejected"; }
 
+# where: alice's worked scenario copied, its state edited to name bob
+# (the seed kept: it is what builds the image); alone in a class, so no
+# other trainee's directory shows the copy
+mkdir -p "$T/class/bob"
+cp "$T/wa/where.img" "$T/wa/where.answers" "$T/class/bob/"
+sed 's/^trainee = alice$/trainee = bob/' "$T/wa/where.state" > "$T/class/bob/where.state"
+grep -q '^trainee = bob$' "$T/class/bob/where.state" || fail "the state names no trainee alice"
+gamed where "$T/class/bob/where.img" "scenario" "where: alice's scenario, its state edited to name bob"
+"$E2LAYOUT" lab class "$T/class" > "$T/class.out" 2>&1
+grep -q "^bob  *where  *passed" "$T/class.out" &&
+	{ cat "$T/class.out"; nope "lab class: bob passes with alice's edited state"; }
+
 # the image of a lab start without its state, or with another lab's
 start journal "$T/s"
 rm -f "$T/s/journal.state"
