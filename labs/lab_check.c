@@ -315,7 +315,7 @@ static char *read_file(const char *path)
 	struct strbuf sb = {0};
 	char buf[4096];
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f = lab_fopen_regular(path);
 
 	if (!f)
 		return NULL;
