@@ -315,7 +315,7 @@ static char *read_file(const char *path)
 	struct strbuf sb = {0};
 	char buf[4096];
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f = lab_fopen_regular(path);
 
 	if (!f)
 		return NULL;
@@ -387,6 +387,15 @@ static int scenario(struct ctx *c, struct lab *lab, struct lab_state *st,
 	if (strcmp(st->lab, lab->name)) {
 		strbuf_printf(msg, "%s is the state of lab %s, not %s", path,
 			      st->lab, lab->name);
+		goto out;
+	}
+	/* lab start derives every seed from the lab and the trainee: a seed
+	 * that is not this trainee's is another trainee's scenario, its state
+	 * edited to name someone else. */
+	if (st->seed != lab_seed_for(lab->name, st->trainee)) {
+		strbuf_printf(msg, "%s was edited: its seed is not the one lab "
+			      "start gives %s (another trainee's scenario?)",
+			      path, st->trainee);
 		goto out;
 	}
 	lab->seed = st->seed;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct lab_opts {
@@ -208,6 +209,29 @@ static int parse(int argc, char **argv, struct lab_opts *o, struct sink *out)
 	return 0;
 }
 
+/* A labs directory (--labs DIR, $E2LAYOUT_LABS) that is not one is an
+ * error: going on would give trainees the compiled-in lab in place of the
+ * trainer's own of the same name. */
+static int labs_dir_bad(struct sink *out)
+{
+	const char *dir = getenv("E2LAYOUT_LABS");
+	struct stat sb;
+
+	if (!dir || !*dir)
+		return 0;
+	if (stat(dir, &sb)) {
+		out_error(out, "lab", errno, "while opening the labs directory %s "
+			  "(--labs, $E2LAYOUT_LABS)", dir);
+		return 1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		out_error(out, "lab", 0, "the labs directory %s (--labs, "
+			  "$E2LAYOUT_LABS) is not a directory", dir);
+		return 1;
+	}
+	return 0;
+}
+
 int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 	    char **tui_image, char **tui_text)
 {
@@ -224,6 +248,8 @@ int lab_cli(int argc, char **argv, struct sink *out, int interactive,
 		lab_usage(out);
 		return 2;
 	}
+	if (labs_dir_bad(out))
+		return 2;
 	cmd = o.nargs ? o.args[0] : "";
 	if (o.nargs == 1 && !strcmp(cmd, "list")) {
 		lab_list(out);

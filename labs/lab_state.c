@@ -6,9 +6,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static uint64_t fnv(uint64_t h, const char *s)
@@ -121,6 +123,23 @@ static int field(const char *line, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+FILE *lab_fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) ||
+	    fcntl(fd, F_SETFL, 0) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	return f;
+}
+
 errcode_t lab_state_read(const char *path, struct lab_state *st)
 {
 	char line[256], seed[32] = "";
@@ -129,9 +148,9 @@ errcode_t lab_state_read(const char *path, struct lab_state *st)
 	FILE *f;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(path, "r");
+	f = lab_fopen_regular(path);
 	if (!f)
-		return errno;
+		return errno == EINVAL ? E2L_ERR_BAD_ARGUMENT : errno;
 	while (fgets(line, sizeof(line), f)) {
 		if (!field(line, "lab", st->lab, sizeof(st->lab)))
 			have |= 1;

@@ -5,6 +5,8 @@
 
 #include "lab.h"
 
+#include <stdio.h>
+
 struct lab_state {
 	char lab[64];
 	char trainee[64];
@@ -23,10 +25,15 @@ int lab_trainee_ok(const char *name);
 /* IMAGE with .img replaced by ext (".state", ".answers"); free(). */
 char *lab_path_beside(const char *image, const char *ext);
 
+/* Opens path for reading if it is a regular file (a trainee's FIFO or
+ * device in its place must not block lab check or lab class): NULL with
+ * errno set otherwise (EINVAL for what is not a regular file). */
+FILE *lab_fopen_regular(const char *path);
+
 /* Writes the state file path (atomically: a temporary file renamed). */
 errcode_t lab_state_write(const char *path, const struct lab_state *st);
 /* Reads it: ENOENT when there is none, E2L_ERR_BAD_ARGUMENT when it is
- * not a lab state. */
+ * not a lab state (nor a regular file). */
 errcode_t lab_state_read(const char *path, struct lab_state *st);
 
 #endif

@@ -3,6 +3,7 @@
  * file the traced command wrote (the inode given the most blocks) began.
  * The trace is NAME.json beside the checked image. */
 #include "lab_int.h"
+#include "lab_state.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ static char *slurp(const char *path)
 	struct strbuf sb = {0};
 	char buf[65536];
 	size_t n;
-	FILE *f = fopen(path, "r");
+	FILE *f = lab_fopen_regular(path);
 
 	if (!f)
 		return NULL;

@@ -122,6 +122,35 @@ sed "s/^gdt = .*/gdt = $g/; s/^superblock_backups = \(.*\)/superblock_backups = 
 "$E2LAYOUT" lab check where "$T/wa/where.img" --answers "$T/wa/ranges" > "$T/gamed.out" 2>&1 ||
 	{ cat "$T/gamed.out"; nope "where: gdt = $g (a range) is rejected"; }
 
+# where: alice's worked scenario copied, its state edited to name bob
+# (the seed kept: it is what builds the image); alone in a class, so no
+# other trainee's directory shows the copy
+mkdir -p "$T/class/bob"
+cp "$T/wa/where.img" "$T/wa/where.answers" "$T/class/bob/"
+sed 's/^trainee = alice$/trainee = bob/' "$T/wa/where.state" > "$T/class/bob/where.state"
+grep -q '^trainee = bob$' "$T/class/bob/where.state" || fail "the state names no trainee alice"
+gamed where "$T/class/bob/where.img" "scenario" "where: alice's scenario, its state edited to name bob"
+"$E2LAYOUT" lab class "$T/class" > "$T/class.out" 2>&1
+grep -q "^bob  *where  *passed" "$T/class.out" &&
+	{ cat "$T/class.out"; nope "lab class: bob passes with alice's edited state"; }
+
+# a trainee's FIFO as a state or an answers file does not hang the
+# trainer's roster (nor lab check): each is refused as not a regular file
+mkdir -p "$T/class/mallory" "$T/class/eve"
+start where "$T/class/mallory" mallory
+mkfifo "$T/class/mallory/where.answers" || fail "mkfifo"
+cp "$T/wa/where.img" "$T/class/eve/"
+mkfifo "$T/class/eve/where.state" || fail "mkfifo"
+"$E2LAYOUT" lab class "$T/class" > "$T/class.out" 2>&1 &
+pid=$!
+ended() { ! kill -0 $pid 2>/dev/null; }
+( wait_until 120 "lab class hangs" ended ) ||
+	{ kill $pid; fail "lab class hangs on a FIFO in a trainee's directory"; }
+wait $pid
+grep -q "^mallory  *where " "$T/class.out" && grep -q "^eve  *where " "$T/class.out" &&
+	! grep -q "^\(mallory\|eve\)  *where  *passed" "$T/class.out" ||
+	{ cat "$T/class.out"; nope "lab class: a FIFO's trainee is not failed"; }
+
 # the image of a lab start without its state, or with another lab's
 start journal "$T/s"
 rm -f "$T/s/journal.state"

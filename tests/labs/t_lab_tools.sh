@@ -65,6 +65,19 @@ check: files kept
 EOT
 "$E2LAYOUT" lab --labs "$T/mylabs" list | grep -q "^inodes " || fail "--labs DIR: the lab is not listed"
 E2LAYOUT_LABS=$T/mylabs "$E2LAYOUT" lab show inodes | grep -q "Where does an inode live" || fail "E2LAYOUT_LABS: lab show"
+# a labs directory that is not there, or not a directory: refused, naming
+# it (a typo gave the trainees the compiled-in inodes lab, exit 0)
+: > "$T/notadir"
+for d in "$T/mylabz" "$T/notadir"; do
+	"$E2LAYOUT" lab --labs "$d" show inodes > "$T/nodir" 2>&1
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q "$d" "$T/nodir"; } ||
+		{ cat "$T/nodir"; fail "--labs $d: exit $rc, not 2 naming it"; }
+	E2LAYOUT_LABS=$d "$E2LAYOUT" lab list > "$T/nodir" 2>&1
+	rc=$?
+	{ [ $rc -eq 2 ] && grep -q "$d" "$T/nodir"; } ||
+		{ cat "$T/nodir"; fail "E2LAYOUT_LABS=$d: exit $rc, not 2 naming it"; }
+done
 q validate "$T/mylabs/inodes.lab" --seeds 2 > "$T/valid" 2>&1 || { cat "$T/valid"; fail "lab validate of a good lab"; }
 E2LAYOUT_LABS=$T/mylabs USER=dave "$E2LAYOUT" lab start inodes "$T/dave" </dev/null >/dev/null || fail "start a run-time lab"
 im=$T/dave/inodes.img
