@@ -483,7 +483,7 @@ static void readahead_dirs(struct session *s, const struct owner_index *idx)
 	for (i = 0; i < idx->files.n && budget; i++) {
 		struct orun r;
 
-		frun_unpack(&idx->files.v[i], &r);
+		frun_unpack(&idx->files, &idx->files.v[i], &r);
 		if (r.cls != OWN_DIR)
 			continue;
 		len = (unsigned long long)r.len * s->fs->blocksize;
@@ -519,6 +519,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->meta.v);
 	free(idx->meta.maxend);
 	free(idx->files.v);
+	free(idx->files.lx);
 	free(idx->frag);
 	free(idx);
 }

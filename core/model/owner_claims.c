@@ -134,7 +134,7 @@ errcode_t owner_claims(struct session *s, const struct owner_query *q,
 		if (claim_run(&c, &meta->v[i]))
 			goto out;
 	for (i = 0; i < files->n; i++) {
-		frun_unpack(&files->v[i], &r);
+		frun_unpack(files, &files->v[i], &r);
 		if (claim_run(&c, &r))
 			goto out;
 	}

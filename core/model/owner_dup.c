@@ -116,7 +116,7 @@ errcode_t owner_idx_claims(ext2_filsys fs, const struct owner_index *idx,
 	for (i = 0; i < idx->meta.n && !c.err; i++)
 		run_claims(fs, &idx->meta.v[i], b, n, &c);
 	for (i = 0; i < idx->files.n && !c.err; i++) {
-		frun_unpack(&idx->files.v[i], &r);
+		frun_unpack(&idx->files, &idx->files.v[i], &r);
 		run_claims(fs, &r, b, n, &c);
 	}
 	free(b);

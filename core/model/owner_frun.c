@@ -1,4 +1,4 @@
-/* owner_frun.c - the compact 16-byte file runs of the ownership index:
+/* owner_frun.c - the compact 12-byte file runs of the ownership index:
  * packing, appending, an in-place sort (no second copy of the index) and
  * the binary search the queries start from. */
 #include "owner_int.h"
@@ -22,16 +22,72 @@ static int cls_code(int cls)
 	return -1;
 }
 
-void frun_unpack(const struct frun *r, struct orun *out)
+#define W_LB_SHIFT 27
+#define W_LB(w) (((w) >> W_LB_SHIFT) & 7U)
+
+/* The key order of the table of logical blocks: inode, start, class and
+ * length, then the logical block (so that the first match is the least). */
+static int lx_cmp(const void *a, const void *b)
+{
+	const struct frun_lblk *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->start_lo != y->start_lo)
+		return x->start_lo < y->start_lo ? -1 : 1;
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+}
+
+void frun_lblk_sort(struct frun_vec *v)
+{
+	if (v->lx_unsorted)
+		qsort(v->lx, v->nlx, sizeof(*v->lx), lx_cmp);
+	v->lx_unsorted = 0;
+}
+
+/* The logical block of escaped run r: the least one its key has. */
+static uint32_t lx_find(const struct frun_vec *v, const struct frun *r)
+{
+	struct frun_lblk key = {r->ino, r->start_lo, r->w, 0};
+	size_t lo = 0, hi = v->nlx, i;
+	uint32_t best = UINT32_MAX;
+
+	if (v->lx_unsorted) {
+		for (i = 0; i < v->nlx; i++)
+			if (!lx_cmp(&(struct frun_lblk){v->lx[i].ino,
+					v->lx[i].start_lo, v->lx[i].w, 0},
+				    &key) && v->lx[i].lblk < best)
+				best = v->lx[i].lblk;
+		return best == UINT32_MAX ? 0 : best;
+	}
+	while (lo < hi) {	/* the first entry not below key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lx_cmp(&v->lx[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < v->nlx && v->lx[lo].ino == r->ino &&
+	    v->lx[lo].start_lo == r->start_lo && v->lx[lo].w == r->w)
+		return v->lx[lo].lblk;
+	return 0;	/* cannot happen: every escape has its entry */
+}
+
+void frun_unpack(const struct frun_vec *v, const struct frun *r,
+		 struct orun *out)
 {
 	blk64_t b = frun_start(r);
+	unsigned lb = W_LB(r->w);
 
 	memset(out, 0, sizeof(*out));
 	orun_set_start(out, b);
-	out->cls = code_cls[r->hi_cls >> 14];
-	out->len = r->len;
+	out->cls = code_cls[r->w >> 30];
+	out->len = (uint32_t)frun_len(r);
 	out->ino = r->ino;
-	out->lblk = r->lblk;
+	out->lblk = lb < FRUN_LBLK_ESC ? lb : lx_find(v, r);
 }
 
 static errcode_t frun_grow(struct frun_vec *vec)
@@ -50,12 +106,38 @@ static errcode_t frun_grow(struct frun_vec *vec)
 	return 0;
 }
 
+/* Records the logical block of run f (escaped) in the table. */
+static errcode_t lx_push(struct frun_vec *vec, const struct frun *f,
+			 uint32_t lblk)
+{
+	struct frun_lblk *e;
+
+	if (vec->nlx == vec->caplx) {
+		size_t cap = vec->caplx ? vec->caplx + vec->caplx / 2 : 64;
+
+		e = realloc(vec->lx, cap * sizeof(*e));
+		if (!e)
+			return ENOMEM;
+		vec->lx = e;
+		vec->caplx = cap;
+	}
+	e = &vec->lx[vec->nlx];
+	*e = (struct frun_lblk){f->ino, f->start_lo, f->w, lblk};
+	/* the scan walks inodes in order: the table stays sorted but for
+	 * the deferred deep trees */
+	if (vec->nlx && lx_cmp(&vec->lx[vec->nlx - 1], e) > 0)
+		vec->lx_unsorted = 1;
+	vec->nlx++;
+	return 0;
+}
+
 errcode_t frun_push(struct frun_vec *vec, const struct orun *r)
 {
 	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
 	int code = cls_code(r->cls);
 	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
 	struct frun *f;
+	unsigned lb;
 	errcode_t err;
 
 	if (code < 0 || (start + len) >> FRUN_START_BITS)
@@ -67,12 +149,19 @@ errcode_t frun_push(struct frun_vec *vec, const struct orun *r)
 				return err;
 		}
 		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
-		f = &vec->v[vec->n++];
+		f = &vec->v[vec->n];
+		lb = lblk < FRUN_LBLK_ESC ? (unsigned)lblk : FRUN_LBLK_ESC;
 		f->start_lo = (uint32_t)start;
-		f->hi_cls = (uint16_t)((start >> 32) | (unsigned)code << 14);
-		f->len = (uint16_t)n;
 		f->ino = r->ino;
-		f->lblk = (uint32_t)lblk;
+		f->w = (uint32_t)code << 30 | lb << W_LB_SHIFT |
+		       (uint32_t)((start >> 32) & 0xfff) << 15 |
+		       (uint32_t)(n - 1);
+		if (lb == FRUN_LBLK_ESC) {
+			err = lx_push(vec, f, (uint32_t)lblk);
+			if (err)
+				return err;
+		}
+		vec->n++;
 		start += n;
 		len -= n;
 		if (advance)
@@ -91,11 +180,13 @@ static int frun_cmp(const struct frun *x, const struct frun *y)
 		return sx < sy ? -1 : 1;
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
-	if ((x->hi_cls >> 14) != (y->hi_cls >> 14))
-		return (x->hi_cls >> 14) < (y->hi_cls >> 14) ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+	if ((x->w >> 30) != (y->w >> 30))
+		return (x->w >> 30) < (y->w >> 30) ? -1 : 1;
+	if ((x->w & 0x7fff) != (y->w & 0x7fff))
+		return (x->w & 0x7fff) < (y->w & 0x7fff) ? -1 : 1;
+	/* an escaped logical block sorts after the inline ones; escaped
+	 * duplicates are dropped, frun_unpack gives the least */
+	return W_LB(x->w) < W_LB(y->w) ? -1 : W_LB(x->w) > W_LB(y->w);
 }
 
 static void insertion(struct frun *v, size_t n)
@@ -298,9 +389,10 @@ void frun_sort(struct frun_vec *vec)
 		const struct frun *p = o ? &vec->v[o - 1] : NULL;
 		const struct frun *c = &vec->v[i];
 
-		if (p && frun_start(p) == frun_start(c) && p->len == c->len &&
-		    p->hi_cls >> 14 == c->hi_cls >> 14 &&
-		    (code_cls[c->hi_cls >> 14] == OWN_XATTR ||
+		if (p && frun_start(p) == frun_start(c) &&
+		    (p->w & 0x7fff) == (c->w & 0x7fff) &&
+		    p->w >> 30 == c->w >> 30 &&
+		    (code_cls[c->w >> 30] == OWN_XATTR ||
 		     p->ino == c->ino))
 			continue;
 		vec->v[o++] = vec->v[i];
@@ -319,6 +411,7 @@ void frun_sort(struct frun_vec *vec)
 		vec->v = v;
 		vec->cap = o ? o : 1;
 	}
+	frun_lblk_sort(vec);
 }
 
 /* The first run of v starting after pos. */

@@ -1,6 +1,6 @@
 /* owner_int.h - internals shared by owner.c, owner_query.c, owner_scan.c,
  * owner_claims.c and model/owner_*.c: the run records (wide for metadata,
- * 16 bytes for file runs) and the index structure. */
+ * 12 bytes for file runs) and the index structure. */
 #ifndef E2L_OWNER_INT_H
 #define E2L_OWNER_INT_H
 
@@ -51,38 +51,57 @@ struct orun_vec {
 };
 
 /*
- * A file run as the scan stores it: 16 bytes, so that the index costs at
- * most 16 bytes per extent.  start is 46 bits (hi_cls's low 14 bits over
- * start_lo; 2^46 blocks is 256 PiB at 4 KiB), the class one of the four a
- * scanned inode can have (2 bits, in the order of enum owner_class), len 16
- * bits: longer runs are stored as several (an extent is at most 32768).
+ * A file run as the scan stores it: 12 bytes, so that the index costs
+ * 12 bytes per extent.  start is 44 bits (w's bits 15-26 over start_lo;
+ * 2^44 blocks is 64 PiB at 4 KiB), the class one of the four a scanned
+ * inode can have (w's top 2 bits, in the order of enum owner_class), len
+ * 15 bits as len - 1 (w's bits 0-14): longer runs are stored as several
+ * (an extent is at most 32768).  The logical block is w's bits 27-29 when
+ * it is below FRUN_LBLK_ESC, else in the vector's table of the rest
+ * (frun_unpack looks it up there).
  */
 struct frun {
 	uint32_t start_lo;
-	uint16_t hi_cls;
-	uint16_t len;
 	uint32_t ino;
-	uint32_t lblk;
+	uint32_t w;
 };
 
-#define FRUN_MAX_LEN 65535U
-#define FRUN_START_BITS 46
+#define FRUN_MAX_LEN 32768U
+#define FRUN_START_BITS 44
+#define FRUN_LBLK_ESC 7U
+
+/* A logical block that does not fit in its run, found by its run's key. */
+struct frun_lblk {
+	uint32_t ino;
+	uint32_t start_lo;
+	uint32_t w;		/* the run's w, its lblk bits FRUN_LBLK_ESC */
+	uint32_t lblk;
+};
 
 struct frun_vec {
 	struct frun *v;
 	size_t n, cap;
 	int overlap;	/* set by frun_sort: a run starts inside an earlier
 			   one (cross-links), frun_find looks back */
+	struct frun_lblk *lx;	/* the logical blocks >= FRUN_LBLK_ESC */
+	size_t nlx, caplx;
+	int lx_unsorted;	/* appended out of order: searched linearly
+				   until frun_lblk_sort */
 };
 
 static inline blk64_t frun_start(const struct frun *r)
 {
-	return ((blk64_t)(r->hi_cls & 0x3fff) << 32) | r->start_lo;
+	return ((blk64_t)((r->w >> 15) & 0xfff) << 32) | r->start_lo;
+}
+
+static inline blk64_t frun_len(const struct frun *r)
+{
+	return (r->w & 0x7fff) + 1;
 }
 
 static inline blk64_t frun_end(const struct frun *r)
 {
-	return frun_start(r) + r->len;
+	return frun_start(r) + frun_len(r);
 }
 
 /* The class of a stored run. */
@@ -91,11 +110,15 @@ static inline int frun_cls(const struct frun *r)
 	static const uint8_t cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
 				       OWN_XATTR};
 
-	return cls[r->hi_cls >> 14];
+	return cls[r->w >> 30];
 }
 
-/* The stored run as a wide one (for the query code). */
-void frun_unpack(const struct frun *r, struct orun *out);
+/* The stored run r of v as a wide one (for the query code). */
+void frun_unpack(const struct frun_vec *v, const struct frun *r,
+		 struct orun *out);
+/* Sorts v's table of logical blocks (any time: it is in its own order),
+ * so that frun_unpack searches it by halves. */
+void frun_lblk_sort(struct frun_vec *v);
 /* Appends r, cut into pieces of at most FRUN_MAX_LEN blocks; EOVERFLOW
  * for a class or a start the format cannot hold. */
 errcode_t frun_push(struct frun_vec *vec, const struct orun *r);

@@ -277,7 +277,7 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 		while (j < fv->n && frun_end(&fv->v[j]) <= pos)
 			j++;
 		if (j < fv->n && j != jr) {
-			frun_unpack(&fv->v[j], &fr);
+			frun_unpack(fv, &fv->v[j], &fr);
 			jr = j;
 		}
 		next = end;
@@ -347,7 +347,7 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 		fv = owner_files(idx);
 		k = frun_find(fv, blk);
 		if (k < fv->n && frun_start(&fv->v[k]) <= blk) {
-			frun_unpack(&fv->v[k], &r);
+			frun_unpack(fv, &fv->v[k], &r);
 			emit_orun(&e, &r, orun_start(&r), orun_end(&r));
 			return 0;
 		}

@@ -290,6 +290,7 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 			close(idx->rafd);
 		idx->rafd = -1;
 		idx->complete = 1;	/* the runs are sorted on first query */
+		frun_lblk_sort(&idx->files);
 		*done = 1;
 	}
 	return 0;

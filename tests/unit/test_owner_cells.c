@@ -82,7 +82,7 @@ static void add_overlaps(struct tsession *t)
 	for (i = 0; i < 60 && fv->n; i++) {
 		memset(&r, 0, sizeof(r));
 		if (i % 3 == 0) {	/* on an existing run's start */
-			frun_unpack(&fv->v[rnd() % fv->n], &r);
+			frun_unpack(fv, &fv->v[rnd() % fv->n], &r);
 			r.ino += 1 + i;
 			r.len = 1 + rnd() % 50;
 		} else {		/* anywhere */

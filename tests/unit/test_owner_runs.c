@@ -1,7 +1,8 @@
 /* test_owner_runs.c - the compact structures behind the ownership index:
- * 16-byte runs (packing, splitting, the 46-bit limit), their in-place sort
- * against qsort of the same runs, the metadata runs' lookup when they
- * overlap, and the bounded heap of the worst files
+ * 12-byte runs (packing, splitting, the 44-bit limit, the logical blocks
+ * kept beside them), their in-place sort against qsort of the same runs,
+ * the metadata runs' lookup when they overlap, and the bounded heap of
+ * the worst files
  * against a full sort. */
 #include "testlib.h"
 #include "owner_int.h"
@@ -37,51 +38,60 @@ static void t_pack(void **state)
 	struct orun r, u;
 
 	(void)state;
-	assert_int_equal(sizeof(struct frun), 16);
-	/* a 46-bit start, every class, lengths to the limit */
-	mkrun(&r, (1ULL << 46) - 70000, 65535, OWN_DIR, 4000000000U, 7);
+	assert_int_equal(sizeof(struct frun), 12);
+	/* a 44-bit start, every class, lengths to the limit, a logical
+	 * block beyond the run's bits */
+	mkrun(&r, (1ULL << 44) - 70000, 32768, OWN_DIR, 4000000000U,
+	      4000000001U);
 	assert_int_equal(frun_push(&v, &r), 0);
 	mkrun(&r, 12, 1, OWN_XATTR, 5, 0);
 	assert_int_equal(frun_push(&v, &r), 0);
-	assert_int_equal(v.n, 2);
-	frun_unpack(&v.v[0], &u);
-	assert_int_equal(orun_start(&u), (1ULL << 46) - 70000);
-	assert_int_equal(u.len, 65535);
+	mkrun(&r, 13, 2, OWN_FILE, 6, 6);	/* the last inline one */
+	assert_int_equal(frun_push(&v, &r), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(v.nlx, 1);
+	frun_unpack(&v, &v.v[0], &u);
+	assert_int_equal(orun_start(&u), (1ULL << 44) - 70000);
+	assert_int_equal(u.len, 32768);
 	assert_int_equal(u.cls, OWN_DIR);
 	assert_int_equal(u.ino, 4000000000U);
-	assert_int_equal(u.lblk, 7);
-	frun_unpack(&v.v[1], &u);
+	assert_int_equal(u.lblk, 4000000001U);
+	frun_unpack(&v, &v.v[1], &u);
 	assert_int_equal(u.cls, OWN_XATTR);
+	assert_int_equal(u.lblk, 0);
+	frun_unpack(&v, &v.v[2], &u);
+	assert_int_equal(u.lblk, 6);
+	assert_int_equal(u.len, 2);
 	/* longer runs become pieces; data advance their logical block,
 	 * mapping runs keep theirs */
 	v.n = 0;
-	mkrun(&r, 1000, 3 * 65535ULL + 10, OWN_FILE, 9, 100);
+	mkrun(&r, 1000, 3 * 32768ULL + 10, OWN_FILE, 9, 100);
 	assert_int_equal(frun_push(&v, &r), 0);
 	assert_int_equal(v.n, 4);
-	frun_unpack(&v.v[3], &u);
-	assert_int_equal(orun_start(&u), 1000 + 3 * 65535ULL);
+	frun_unpack(&v, &v.v[3], &u);
+	assert_int_equal(orun_start(&u), 1000 + 3 * 32768ULL);
 	assert_int_equal(u.len, 10);
-	assert_int_equal(u.lblk, 100 + 3 * 65535ULL);
+	assert_int_equal(u.lblk, 100 + 3 * 32768ULL);
 	v.n = 0;
 	mkrun(&r, 1000, 70000, OWN_MAPPING, 9, 100);
 	assert_int_equal(frun_push(&v, &r), 0);
-	frun_unpack(&v.v[1], &u);
+	frun_unpack(&v, &v.v[1], &u);
 	assert_int_equal(u.lblk, 100);
-	/* beyond 46 bits, or a class a scanned inode never has */
-	mkrun(&r, 1ULL << 46, 1, OWN_FILE, 9, 0);
+	/* beyond 44 bits, or a class a scanned inode never has */
+	mkrun(&r, 1ULL << 44, 1, OWN_FILE, 9, 0);
 	assert_int_equal(frun_push(&v, &r), EOVERFLOW);
 	mkrun(&r, 5, 1, OWN_JOURNAL, 8, 0);
 	assert_int_equal(frun_push(&v, &r), EOVERFLOW);
 	free(v.v);
+	free(v.lx);
 }
 
+/* The full order of the runs as pushed (wide: the logical block known). */
 static int ref_cmp(const void *a, const void *b)
 {
-	const struct frun *x = a, *y = b;
-	struct orun p, q;
+	const struct orun p = *(const struct orun *)a;
+	const struct orun q = *(const struct orun *)b;
 
-	frun_unpack(x, &p);
-	frun_unpack(y, &q);
 	if (orun_start(&p) != orun_start(&q))
 		return orun_start(&p) < orun_start(&q) ? -1 : 1;
 	if (p.ino != q.ino)
@@ -130,10 +140,11 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
 {
 	static const int cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR, OWN_XATTR};
 	struct frun_vec v = {0};
-	struct frun *ref;
-	struct orun r;
+	struct orun *ref, r;
 	size_t i, o = 0;
 
+	ref = malloc((n ? n : 1) * sizeof(*ref));
+	assert_non_null(ref);
 	for (i = 0; i < n; i++) {
 		int c = cls[next_rand() % 4];
 		blk64_t st = case_start(i, n, base, span, near);
@@ -144,22 +155,20 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
 		}
 		mkrun(&r, st, 1 + next_rand() % 40, c,
 		      1 + next_rand() % 500, next_rand() % 1000);
-		if (c == OWN_XATTR)
+		if (c == OWN_XATTR) {
 			r.len = 1;
+			r.lblk = 0;
+		}
+		ref[i] = r;
 		assert_int_equal(frun_push(&v, &r), 0);
 	}
-	ref = malloc((v.n ? v.n : 1) * sizeof(*ref));
-	assert_non_null(ref);
-	if (v.n)
-		memcpy(ref, v.v, v.n * sizeof(*ref));
-	qsort(ref, v.n, sizeof(*ref), ref_cmp);
+	qsort(ref, n, sizeof(*ref), ref_cmp);
 	/* the reference dedup: exact duplicates, shared xattr blocks */
 	for (i = 0; i < n; i++) {
-		struct orun p, q;
+		struct orun p, q = ref[i];
 
-		frun_unpack(&ref[i], &q);
 		if (o) {
-			frun_unpack(&ref[o - 1], &p);
+			p = ref[o - 1];
 			if (orun_start(&p) == orun_start(&q) &&
 			    p.len == q.len && p.cls == q.cls &&
 			    (q.cls == OWN_XATTR || p.ino == q.ino))
@@ -169,10 +178,14 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
 	}
 	frun_sort(&v);
 	assert_int_equal(v.n, o);
-	for (i = 0; i < o; i++)
-		if (memcmp(&v.v[i], &ref[i], sizeof(*ref)))
+	for (i = 0; i < o; i++) {
+		frun_unpack(&v, &v.v[i], &r);
+		if (orun_start(&r) != orun_start(&ref[i]) ||
+		    r.len != ref[i].len || r.cls != ref[i].cls ||
+		    r.ino != ref[i].ino || r.lblk != ref[i].lblk)
 			fail_msg("n=%zu base=%llu: run %zu differs", n,
 				 (unsigned long long)base, i);
+	}
 	for (i = 0; i + 1 < o; i++)
 		assert_true(frun_start(&v.v[i]) <= frun_start(&v.v[i + 1]));
 	if (o) {
@@ -201,6 +214,7 @@ static void sort_case(size_t n, blk64_t base, blk64_t span, int shared,
 	}
 	free(ref);
 	free(v.v);
+	free(v.lx);
 }
 
 static void t_sort(void **state)
@@ -210,8 +224,8 @@ static void t_sort(void **state)
 	sort_case(1, 5, 1, 0, 0);
 	sort_case(31, 100, 50, 0, 0);
 	sort_case(5000, 0, 1ULL << 20, 0, 0);
-	sort_case(20000, 1ULL << 40, 1ULL << 45, 0, 0);
-	sort_case(20000, (1ULL << 46) - (1ULL << 33), 1ULL << 33, 1, 0);
+	sort_case(20000, 1ULL << 40, 1ULL << 43, 0, 0);
+	sort_case(20000, (1ULL << 44) - (1ULL << 33), 1ULL << 33, 1, 0);
 	sort_case(3000, 7, 3, 1, 0);	/* almost all starts equal */
 	/* almost sorted (the scan's usual order): a few out of place, then
 	 * more and more of them, up to too many for the side buffer */
