@@ -593,6 +593,8 @@ errcode_t plan_apply(struct session *s, struct plan *p,
 			return err;
 		guard = s->apply_undo;
 	}
+	if (guard)
+		err = undo_plan_presave(s->fs, p, guard);
 	prog_begin(&ctx, s, p);
 	fault_install(&ctx, s->fs);
 	for (q = p; q && !err; q = q->next) {

@@ -47,6 +47,14 @@ char *undo_path_default(struct session *s);
 unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p);
 
 /*
+ * Before plan p (the whole chain) is applied through the channel g records:
+ * the old contents of every block its data steps write (copies, zeros,
+ * mapping blocks) saved by undo_guard_presave, in one durable batch.
+ */
+errcode_t undo_plan_presave(ext2_filsys fs, const struct plan *p,
+			    struct undo_guard *g);
+
+/*
  * Creates the undo file path of device (after undo_path_check) with
  * O_CREAT|O_EXCL|O_NOFOLLOW and makes libext2fs's undo manager record into
  * that file, and no other, through a channel of e2layout's: each record is
@@ -71,6 +79,21 @@ errcode_t undo_guard_new(struct session *s, const char *who,
 			 const char *device, const char *path,
 			 unsigned long long worst_bytes,
 			 struct undo_guard **gp);
+
+/* Bytes [off, off + len) of the filesystem. */
+struct undo_span {
+	unsigned long long off, len;
+};
+
+/*
+ * Before an apply writes: the old contents of every span (sorted here, in
+ * place) saved in g's file in large sequential reads and writes, and the
+ * file made durable once, so that the writes through the channel g
+ * records find them saved.  After undo_guard_attach; on an error the
+ * device is unchanged and g's file still restores what it recorded.
+ */
+errcode_t undo_guard_presave(struct undo_guard *g, struct undo_span *sp,
+			     size_t n);
 
 /*
  * What g's file restores bytes [off, off + len) of the filesystem to, when

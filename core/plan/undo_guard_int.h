@@ -87,6 +87,12 @@ errcode_t uw_save(struct undo_guard *g, unsigned long long off,
  * succeeded): the superblock copy follows the device's. */
 void uw_follow(struct undo_guard *g, unsigned long long off,
 	       unsigned long long len, int flushed);
+/* After a write reached the device: E2L_FAULT_DEV_WRITES=N's N-th write
+ * cuts the file back to what its last fdatasync made durable, as a power
+ * loss would, and ends the process (exit 86) - the crash sweeps' point. */
+void uw_dev_wrote(struct undo_guard *g);
+/* g records on after prev: the device writes left to the crash go on. */
+void uw_fault_from(struct undo_guard *g, const struct undo_guard *prev);
 /* undo_layer.c: g is freed; no reopen may attach it any more. */
 void uw_layer_forget(struct undo_guard *g);
 

@@ -70,6 +70,7 @@ static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
 		return err;
 	err = L->l.below->write_blk64(ch, blk, count, buf);
 	uw_follow(L->g, off, len, 0);
+	uw_dev_wrote(L->g);
 	return err;
 }
 
@@ -92,6 +93,7 @@ static errcode_t uw_discard(io_channel ch, unsigned long long blk,
 		return err;
 	err = L->l.below->discard(ch, blk, count);
 	uw_follow(L->g, off, len, 0);
+	uw_dev_wrote(L->g);
 	return err;
 }
 
@@ -108,6 +110,7 @@ static errcode_t uw_zeroout(io_channel ch, unsigned long long blk,
 		return err;
 	err = L->l.below->zeroout(ch, blk, count);
 	uw_follow(L->g, off, len, 0);
+	uw_dev_wrote(L->g);
 	return err;
 }
 
@@ -219,6 +222,8 @@ errcode_t undo_guard_attach(struct undo_guard *g, io_channel ch,
 	/* what the channel caches reaches the device (through the file
 	 * recording it until now, if any) before this file starts */
 	err = io_channel_flush(ch);
+	if (!err && L)
+		uw_fault_from(g, L->g);
 	if (!err)
 		err = uw_begin(g);
 	if (err)

@@ -1,7 +1,8 @@
 /* undo_path.c - where an undo file may go: never over anything that exists
  * (least of all the image itself, by whatever name), only into a writable
  * directory with room for the plan's worst case; the default name; and the
- * session's list of the undo files it wrote. */
+ * session's list of the undo files it wrote; what a plan will overwrite,
+ * saved before it starts. */
 #include "undo_guard.h"
 #include "e2l_err.h"
 #include "plan.h"
@@ -303,6 +304,36 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p)
 	chunks = bytes / UNDO_CHUNK + 1;
 	bytes += (chunks / (UNDO_CHUNK / 16 - 1) + 1) * UNDO_CHUNK;
 	return bytes;
+}
+
+errcode_t undo_plan_presave(ext2_filsys fs, const struct plan *p,
+			    struct undo_guard *g)
+{
+	unsigned long long bs = fs->blocksize;
+	struct undo_span *sp;
+	const struct plan *q;
+	size_t i, n = 0;
+	errcode_t err;
+
+	for (q = p; q; q = q->next)
+		n += q->repack ? 0 : q->nsteps;
+	if (!n)
+		return 0;
+	sp = calloc(n, sizeof(*sp));
+	if (!sp)
+		return ENOMEM;
+	n = 0;
+	for (q = p; q; q = q->next)
+		for (i = 0; !q->repack && i < q->nsteps; i++)
+			if (q->steps[i].kind == STEP_COPY ||
+			    q->steps[i].kind == STEP_ZERO ||
+			    q->steps[i].kind == STEP_WRITE_MAP) {
+				sp[n].off = q->steps[i].dst * bs;
+				sp[n++].len = q->steps[i].len * bs;
+			}
+	err = undo_guard_presave(g, sp, n);
+	free(sp);
+	return err;
 }
 
 char *undo_restore_cmd(const char *path, const char *device)

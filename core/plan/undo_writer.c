@@ -34,6 +34,7 @@
 #define UH_COMPAT	48	/* __le32: f_compat */
 #define UH_FSOFF	64	/* __le64: fs_offset */
 #define UH_FS_OFFSET	0x1	/* f_compat: fs_offset holds */
+#define UW_KICK		(32U << 20)	/* presave: writeback started per */
 
 struct uw_run {
 	unsigned long long start, len;	/* in granules */
@@ -60,6 +61,13 @@ struct undo_writer {
 	unsigned char *pre;
 	unsigned long long pre_off;
 	size_t pre_len;
+	unsigned long long kick;	/* presave: writeback started below */
+	/* E2L_FAULT_DEV_WRITES=N: the device writes left before a crash,
+	 * and what the file held at its last fdatasync (all a power loss
+	 * is sure to leave), which the crash cuts it back to */
+	long dev_left;
+	unsigned long long dur_size, dur_keys, dur_key_blk;
+	unsigned char dur_keyb[UW_BLK];
 };
 
 
@@ -89,6 +97,11 @@ static errcode_t uw_sync(struct undo_writer *w)
 		return w->g->err;
 	if (fdatasync(w->g->fd) < 0)
 		return w->g->err = errno;
+	/* what a power loss now leaves, for E2L_FAULT_DEV_WRITES */
+	w->dur_size = w->size;
+	w->dur_keys = w->num_keys;
+	w->dur_key_blk = w->key_blk;
+	memcpy(w->dur_keyb, w->keyb, UW_BLK);
 	return 0;
 }
 
@@ -235,6 +248,21 @@ static int uw_overlay(struct undo_writer *w, unsigned long long off,
 	return 1;
 }
 
+/* A presave starts the writeback of each UW_KICK bytes of its data as
+ * they are written (all that is left when end is set), so that the one
+ * fdatasync of its batch finds most of them on the disk: a hint, its
+ * failure changes nothing. */
+static void uw_kick(struct undo_writer *w, int end)
+{
+	unsigned long long upto = w->next_blk * UW_BLK;
+
+	if (!w->kick || upto < w->kick + (end ? 1 : UW_KICK))
+		return;
+	sync_file_range(w->g->fd, (off_t)w->kick, (off_t)(upto - w->kick),
+			SYNC_FILE_RANGE_WRITE);
+	w->kick = upto;
+}
+
 /* Appends the old contents of granules [a, a + n) as keys of at most
  * UW_KEYMAX bytes; zeros are left as holes in the undo file. */
 static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
@@ -270,6 +298,7 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 			if (err)
 				return err;
 		}
+		uw_kick(w, 0);
 		key = w->keyb + UW_KEY * (w->nkeys + 1);
 		ug_put64(key, a);
 		ug_put32(key + 8, crc32c_fast(~0U, w->buf, got));
@@ -344,18 +373,16 @@ static int uw_saved(const struct undo_writer *w, unsigned long long a,
 	       w->runs[i].start + w->runs[i].len >= b;
 }
 
-/* Before bytes [off, off + len) of the filesystem are written: every
- * granule of theirs not saved yet is saved, and the file made durable.
- * Once the file failed, only blocks it holds already may still change
- * (the MMP block's release), never the superblock, whose copy could not
- * follow. */
-static errcode_t save_old(struct undo_writer *w, unsigned long long off,
-			 unsigned long long len)
+/* Saves every granule of bytes [off, off + len) of the filesystem not
+ * saved yet, uncommitted (*added: some were).  Once the file failed, only
+ * blocks it holds already may still change (the MMP block's release),
+ * never the superblock, whose copy could not follow. */
+static errcode_t save_range(struct undo_writer *w, unsigned long long off,
+			    unsigned long long len, int *added)
 {
 	struct undo_guard *g = w->g;
 	unsigned long long a, b, gap;
 	size_t i;
-	int added = 0;
 	errcode_t err;
 
 	if (!len)
@@ -382,10 +409,78 @@ static errcode_t save_old(struct undo_writer *w, unsigned long long off,
 			err = uw_mark(w, i, a, gap);
 		if (err)
 			return err;
-		added = 1;
+		*added = 1;
 		a += gap;
 	}
-	return added ? uw_commit(w) : 0;
+	return 0;
+}
+
+/* Before bytes [off, off + len) of the filesystem are written: what they
+ * hold saved (save_range), and the file made durable. */
+static errcode_t save_old(struct undo_writer *w, unsigned long long off,
+			  unsigned long long len)
+{
+	int added = 0;
+	errcode_t err = save_range(w, off, len, &added);
+
+	return !err && added ? uw_commit(w) : err;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct undo_span *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+errcode_t undo_guard_presave(struct undo_guard *g, struct undo_span *sp,
+			     size_t n)
+{
+	struct undo_writer *w = g ? g->w : NULL;
+	int added = 0;
+	size_t i;
+	errcode_t err = 0;
+
+	if (!w || !g->layer)
+		return EXT2_ET_INVALID_ARGUMENT;
+	qsort(sp, n, sizeof(*sp), cmp_span);
+	err = uw_start(w);
+	w->kick = w->next_blk * UW_BLK;
+	for (i = 0; i < n && !err; i++)
+		err = save_range(w, sp[i].off, sp[i].len, &added);
+	if (!err && added) {
+		uw_kick(w, 1);
+		err = uw_commit(w);
+	}
+	w->kick = 0;
+	return err;
+}
+
+void uw_dev_wrote(struct undo_guard *g)
+{
+	struct undo_writer *w = g ? g->w : NULL;
+
+	if (!w || w->dev_left <= 0 || --w->dev_left)
+		return;
+	/* a power loss now: what the last fdatasync made durable is left
+	 * (the superblock copy as it is: help apply's window) */
+	if (g->have_hdr) {
+		ug_put64(g->hdr + UH_KEYS, w->dur_keys);
+		if (w->dur_key_blk)
+			ug_put_at(g->fd, w->dur_keyb, UW_BLK,
+				  (off_t)(w->dur_key_blk * UW_BLK));
+		if (ftruncate(g->fd, (off_t)(w->dur_size > 2 * UW_BLK ?
+				w->dur_size : 2 * UW_BLK)) < 0 ||
+		    ug_put_header(g))
+			_exit(87);
+	}
+	_exit(86);
+}
+
+void uw_fault_from(struct undo_guard *g, const struct undo_guard *prev)
+{
+	if (g && g->w && prev && prev->w)
+		g->w->dev_left = prev->w->dev_left;
 }
 
 /* After a write reached the device (or unix I/O's cache): the superblock
@@ -445,6 +540,7 @@ errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
 errcode_t uw_new(struct undo_guard *g)
 {
 	struct undo_writer *w = calloc(1, sizeof(*w));
+	const char *ev;
 	struct stat st;
 
 	if (!w)
@@ -458,6 +554,8 @@ errcode_t uw_new(struct undo_guard *g)
 	}
 	w->isreg = g->devfd >= 0 && !fstat(g->devfd, &st) &&
 		   S_ISREG(st.st_mode);
+	ev = getenv("E2L_FAULT_DEV_WRITES");
+	w->dev_left = ev && *ev ? strtol(ev, NULL, 10) : 0;
 	g->w = w;
 	return 0;
 }
