@@ -165,7 +165,7 @@ static const struct fact_family {
 	  FA_NUM, NULL, 0, lab_fact_group, NULL },
 	{ "owner", FA_NUM, NULL, 0, lab_fact_owner, NULL },
 	{ "inode", FA_NUM, "group table_block offset links size generation "
-	  "dtime sum", 0, lab_fact_inode, NULL },
+	  "dtime ctime sum", 0, lab_fact_inode, NULL },
 	{ "flex", FA_NUM, "layout packed islands", 0, lab_fact_flex, NULL },
 	{ "file", FA_FILE, "exists ino size allocated sum extents blocks "
 	  "unwritten "

@@ -191,12 +191,14 @@ const char *lab_fact_inode(const struct lab_fact_arg *a, struct lab_fact *f)
 		strbuf_printf(&f->s, "%s", sum);
 		f->isnum = 0;
 	} else if (!strcmp(field, "links") || !strcmp(field, "size") ||
-		   !strcmp(field, "generation") || !strcmp(field, "dtime")) {
+		   !strcmp(field, "generation") || !strcmp(field, "dtime") ||
+		   !strcmp(field, "ctime")) {
 		if (ext2fs_read_inode(fs, ino, &inode))
 			return "cannot read the inode";
 		lab_fact_num(f, field[0] == 'l' ? inode.i_links_count :
 			field[0] == 's' ? EXT2_I_SIZE(&inode) :
-			field[0] == 'd' ? inode.i_dtime : inode.i_generation);
+			field[0] == 'd' ? inode.i_dtime :
+			field[0] == 'c' ? inode.i_ctime : inode.i_generation);
 	} else {
 		return "unknown inode field";
 	}

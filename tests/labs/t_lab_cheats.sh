@@ -43,6 +43,23 @@ n=$(debugfs -R "ex -l <8>" "$T/j2/journal.img" 2>/dev/null | grep -c "^ *[0-9]*/
 [ "$n" = 1 ] || fail "the recreated journal has $n extents, not 1: not a cheat"
 gamed journal "$T/j2/journal.img" "journal.sequence" "journal: tune2fs -O ^has_journal, -J size=$((jb / 256))"
 
+# ... and then write the old journal's sequence number into the new
+# journal's superblock (s_sequence, big-endian at byte 24) with dd
+start journal "$T/j3"
+seq=$(dumpe2fs -h "$T/j3/journal.img" 2>/dev/null | sed -n 's/^Journal sequence: *//p')
+[ -n "$seq" ] || fail "dumpe2fs shows no journal sequence"
+tune2fs -O ^has_journal "$T/j3/journal.img" >/dev/null 2>&1 &&
+	tune2fs -J size=$((jb / 256)) "$T/j3/journal.img" >/dev/null 2>&1 ||
+	fail "tune2fs could not recreate the journal"
+jblk=$(debugfs -R "bmap <8> 0" "$T/j3/journal.img" 2>/dev/null)
+bs=$(dumpe2fs -h "$T/j3/journal.img" 2>/dev/null | sed -n 's/^Block size: *//p')
+s=$((seq))
+printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((s >> 24 & 255)) $((s >> 16 & 255)) $((s >> 8 & 255)) $((s & 255)))" |
+	dd of="$T/j3/journal.img" bs=1 seek=$((jblk * bs + 24)) conv=notrunc status=none
+[ "$(dumpe2fs -h "$T/j3/journal.img" 2>/dev/null | sed -n 's/^Journal sequence: *//p')" = "$seq" ] ||
+	fail "dd did not forge the journal sequence $seq"
+gamed journal "$T/j3/journal.img" "inode(8).ctime" "journal: tune2fs -J, then the old sequence number written with dd"
+
 # flexbg: the -G 16 companion copied over the image, with the right
 # answers; then with the image's UUID too.
 start flexbg "$T/f"
