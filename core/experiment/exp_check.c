@@ -20,17 +20,9 @@ static errcode_t check_super(const char *name, const char *image, char *why,
 	errcode_t err;
 	ext2_filsys fs;
 
-	sink_init_cb(&quiet, SINK_TEXT, exp_sink_to_strbuf, &msgs);
-	session_init(&s, &quiet);
-	err = session_open(&s, image, 0, NULL, 0, 0);
-	if (err) {
-		while (msgs.len && (msgs.buf[msgs.len - 1] == '\n' ||
-				    msgs.buf[msgs.len - 1] == ' '))
-			msgs.buf[--msgs.len] = 0;
-		snprintf(why, len, "cannot open %s: %s", image,
-			 msgs.len ? msgs.buf : error_message(err));
+	err = exp_open_quiet(&s, &quiet, &msgs, image, why, len);
+	if (err)
 		goto out;
-	}
 	fs = s.fs;
 	if (ext2fs_has_feature_journal(fs->super) &&
 	    !fs->super->s_journal_inum) {

@@ -38,6 +38,26 @@ static int collect_run(const struct owner_run *r, void *arg)
 	return 0;
 }
 
+errcode_t exp_open_quiet(struct session *s, struct sink *quiet,
+			 struct strbuf *msgs, const char *image, char *why,
+			 size_t len)
+{
+	errcode_t err;
+
+	sink_init_cb(quiet, SINK_TEXT, exp_sink_to_strbuf, msgs);
+	session_init(s, quiet);
+	err = session_open(s, image, 0, NULL, 0, 0);
+	if (!err)
+		return 0;
+	/* what session_open said, on one line */
+	while (msgs->len && (msgs->buf[msgs->len - 1] == '\n' ||
+			     msgs->buf[msgs->len - 1] == ' '))
+		msgs->buf[--msgs->len] = 0;
+	snprintf(why, len, "cannot open %s: %s", image,
+		 msgs->len ? msgs->buf : error_message(err));
+	return err;
+}
+
 errcode_t exp_owner_map(const char *image, struct owner_run **map,
 			size_t *n, unsigned *blocksize, char *why, size_t len)
 {
@@ -49,18 +69,9 @@ errcode_t exp_owner_map(const char *image, struct owner_run **map,
 
 	*map = NULL;
 	*n = 0;
-	sink_init_cb(&quiet, SINK_TEXT, exp_sink_to_strbuf, &msgs);
-	session_init(&s, &quiet);
-	err = session_open(&s, image, 0, NULL, 0, 0);
-	if (err) {
-		/* what session_open said, on one line */
-		while (msgs.len && (msgs.buf[msgs.len - 1] == '\n' ||
-				    msgs.buf[msgs.len - 1] == ' '))
-			msgs.buf[--msgs.len] = 0;
-		snprintf(why, len, "cannot open %s: %s", image,
-			 msgs.len ? msgs.buf : error_message(err));
+	err = exp_open_quiet(&s, &quiet, &msgs, image, why, len);
+	if (err)
 		goto out;
-	}
 	err = owner_index_build(&s);
 	if (!err)
 		err = owner_for_range(&s, 0, ext2fs_blocks_count(s.fs->super),

@@ -21,6 +21,14 @@ errcode_t exp_check_image(const char *name, const char *image, int fsck,
 enum owner_class exp_owner_of(const struct owner_run *map, size_t n,
 			      blk64_t blk);
 
+/* Opens image read-only in s with its messages going to msgs through
+ * quiet (sink_free(quiet) and strbuf_free(msgs) afterwards either way);
+ * on failure why says "cannot open IMAGE: " and what the open said, on
+ * one line, and s needs no closing. */
+errcode_t exp_open_quiet(struct session *s, struct sink *quiet,
+			 struct strbuf *msgs, const char *image, char *why,
+			 size_t len);
+
 /* A sink callback that appends everything to a struct strbuf. */
 void exp_sink_to_strbuf(void *ctx, enum sink_chan chan, const char *buf,
 			size_t len);
