@@ -1,5 +1,5 @@
-/* session.c - opening and closing a filesystem safely, and loading what the
- * commands need only when they first need it. */
+/* session.c - opening and closing a filesystem safely (what the commands
+ * need is loaded when they first need it: session_load.c). */
 #include "session.h"
 #include "e2l_err.h"
 #include "fs_probe.h"
@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +61,6 @@ static errcode_t check_writable(struct session *s, const char *device)
 	return 0;
 }
 
-static errcode_t load_group_desc(ext2_filsys fs);
-
 /*
  * After a superblock-only open: can the descriptors be read?  Without
  * meta_bg they are one run, and reading its last block proves the run is
@@ -78,7 +75,7 @@ static int group_desc_readable(ext2_filsys fs)
 	errcode_t err;
 
 	if (ext2fs_has_feature_meta_bg(fs->super))
-		return load_group_desc(fs) == 0;
+		return session_load_group_desc(fs) == 0;
 	if (!fs->desc_blocks)
 		return 1;
 	last = gdt_block_loc(fs, fs->desc_blocks - 1);
@@ -434,50 +431,6 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	return err;
 }
 
-/* Reads every descriptor block into fs->group_desc, as ext2fs_open would
- * have, contiguous blocks in one read. */
-static errcode_t load_group_desc(ext2_filsys fs)
-{
-	blk64_t start = 0, blk;
-	dgrp_t i, run = 0;
-	char *table = NULL;
-	errcode_t err;
-
-	if (fs->group_desc)
-		return 0;
-	err = ext2fs_get_array(fs->desc_blocks, fs->blocksize, &table);
-	if (err)
-		return err;
-	for (i = 0; i <= fs->desc_blocks; i++) {
-		blk = i < fs->desc_blocks ?
-			gdt_block_loc(fs, i) : 0;
-		if (run && i < fs->desc_blocks && blk == start + run) {
-			run++;
-			continue;
-		}
-		if (run) {
-			err = io_channel_read_blk64(fs->io, start, run,
-				table + (size_t)(i - run) * fs->blocksize);
-			if (err)
-				goto out;
-		}
-		start = blk;
-		run = 1;
-	}
-#ifdef WORDS_BIGENDIAN
-	for (i = 0; i < fs->group_desc_count; i++)
-		ext2fs_swap_group_desc2(fs, ext2fs_group_desc(fs,
-			(struct opaque_ext2_group_desc *)table, i));
-#endif
-	fs->group_desc = (struct opaque_ext2_group_desc *)table;
-	table = NULL;
-	fs->flags &= ~EXT2_FLAG_SUPER_ONLY;
-	fs->flags |= EXT2_FLAG_THREADS;
-out:
-	ext2fs_free_mem(&table);
-	return err;
-}
-
 void session_invalidate(struct session *s)
 {
 	owner_index_free(s->owners);
@@ -585,123 +538,4 @@ errcode_t session_close(struct session *s)
 	session_unlock(s);	/* after the last write */
 	s->fs_changed = s->wrote = false;
 	return err;
-}
-
-/*
- * Before libext2fs reads one bitmap block per initialised group (8,192
- * scattered blocks on 16 TiB): when a sample block is not in the page
- * cache, ask the kernel for all of them at once, so that a cold read
- * proceeds in parallel rather than one seek at a time.
- */
-static void bitmap_readahead(struct session *s, int inode_bitmaps)
-{
-	ext2_filsys fs = s->fs;
-	blk64_t blk, start = 0, len = 0;
-	int csum = ext2fs_has_group_desc_csum(fs), fd;
-	__u16 uninit = inode_bitmaps ? EXT2_BG_INODE_UNINIT :
-				       EXT2_BG_BLOCK_UNINIT;
-	dgrp_t g, probe;
-	char sample[1];
-	struct iovec iov = {sample, sizeof(sample)};
-
-	if (!s->device || fs->group_desc_count < 64)
-		return;
-	fd = open(s->device, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* the last initialised group's bitmap: cached means warm */
-	for (probe = fs->group_desc_count; probe > 0; probe--)
-		if (!csum || !ext2fs_bg_flags_test(fs, probe - 1, uninit))
-			break;
-	if (probe) {
-		blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, probe - 1) :
-				      ext2fs_block_bitmap_loc(fs, probe - 1);
-		if (preadv2(fd, &iov, 1, (off_t)(blk * fs->blocksize),
-			    RWF_NOWAIT) == 1)
-			goto out;
-	}
-	for (g = 0; g <= fs->group_desc_count; g++) {
-		blk = 0;
-		if (g < fs->group_desc_count &&
-		    !(csum && ext2fs_bg_flags_test(fs, g, uninit)))
-			blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, g) :
-					      ext2fs_block_bitmap_loc(fs, g);
-		if (blk && len && blk == start + len) {
-			len++;
-			continue;
-		}
-		if (len)
-			posix_fadvise(fd, (off_t)(start * fs->blocksize),
-				      (off_t)(len * fs->blocksize),
-				      POSIX_FADV_WILLNEED);
-		start = blk;
-		len = blk ? 1 : 0;
-	}
-out:
-	close(fd);
-}
-
-void session_bitmap_type(ext2_filsys fs, unsigned long long bits)
-{
-	/* a plain bit array up to 16 MiB: a fragmented filesystem's rbtree
-	 * costs more (48 bytes an extent) and is slower to search; beyond
-	 * that (a large, mostly empty device) the rbtree */
-	fs->default_bitmap_type = bits <= (1ULL << 27) ?
-				  EXT2FS_BMAP64_BITARRAY :
-				  EXT2FS_BMAP64_RBTREE;
-}
-
-errcode_t session_need(struct session *s, unsigned need)
-{
-	errcode_t err;
-
-	if (!s->fs)
-		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
-	if (s->loaded & need & NEED_BITMAPS) {
-		/* loaded for a request that wanted the other backend */
-		err = session_bitmaps_retype(s, need);
-		if (err)
-			return err;
-	}
-	need &= ~s->loaded;
-	if (!need)
-		return 0;
-	if (need & (NEED_GROUP_DESC | NEED_BITMAPS)) {
-		err = load_group_desc(s->fs);
-		if (err)
-			return err;
-		need &= ~NEED_GROUP_DESC;	/* not kept in s->loaded */
-		if (!need)
-			return 0;
-	}
-	if (s->flags & SESSION_CATASTROPHIC)
-		return EXT2_ET_NO_BLOCK_BITMAP;
-	/*
-	 * TODO(perf): load per group on demand (most groups of a large
-	 * filesystem are BLOCK_UNINIT); the API already lets callers say
-	 * what they need so that this can change without touching them.
-	 */
-	if (need & NEED_INODE_BITMAP)
-		bitmap_readahead(s, 1);
-	if (need & NEED_BLOCK_BITMAP)
-		bitmap_readahead(s, 0);
-	if (need & NEED_INODE_BITMAP) {
-		s->fs->default_bitmap_type =
-			session_bitmap_want(s, NEED_INODE_BITMAP);
-		err = ext2fs_read_inode_bitmap(s->fs);
-		if (err)
-			return err;
-		s->loaded |= NEED_INODE_BITMAP;
-		session_bitmap_loaded(s, NEED_INODE_BITMAP);
-	}
-	if (need & NEED_BLOCK_BITMAP) {
-		s->fs->default_bitmap_type =
-			session_bitmap_want(s, NEED_BLOCK_BITMAP);
-		err = ext2fs_read_block_bitmap(s->fs);
-		if (err)
-			return err;
-		s->loaded |= NEED_BLOCK_BITMAP;
-		session_bitmap_loaded(s, NEED_BLOCK_BITMAP);
-	}
-	return 0;
 }

@@ -212,6 +212,10 @@ bool session_refuse_rw_backup_sb(struct sink *out, const char *who,
  * is at most 16 MiB, else an rbtree. */
 void session_bitmap_type(ext2_filsys fs, unsigned long long bits);
 errcode_t session_need(struct session *s, unsigned need);
+/* Reads every descriptor block into fs->group_desc (after a
+ * superblock-only open), as ext2fs_open would have: contiguous blocks in
+ * one read.  0 at once when they are loaded. */
+errcode_t session_load_group_desc(ext2_filsys fs);
 
 /* The bitmap type (EXT2FS_BMAP64_*) the current request wants for
  * which (NEED_INODE_BITMAP or NEED_BLOCK_BITMAP): debugfs's rbtree for
