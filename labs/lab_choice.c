@@ -3,6 +3,7 @@
  * the trainee's seed, so that the right letter differs between trainees
  * and is never a constant a check could give away. */
 #include "lab_choice.h"
+#include "lab_state.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -19,13 +20,6 @@ static size_t choices(const struct lab *lab, const char *key,
 	return n;
 }
 
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 size_t lab_choice_order(const struct lab *lab, const char *key,
 			size_t order[LAB_CHOICES_MAX])
 {
@@ -40,7 +34,7 @@ size_t lab_choice_order(const struct lab *lab, const char *key,
 		order[i] = i;
 	/* Fisher-Yates on the seed and the key */
 	for (i = n; i > 1; i--) {
-		h = mix(h + 0x9e3779b97f4a7c15ULL);
+		h = lab_seed_mix(h + 0x9e3779b97f4a7c15ULL);
 		j = h % i;
 		t = order[i - 1];
 		order[i - 1] = order[j];

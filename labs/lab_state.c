@@ -20,7 +20,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return (h ^ 0xff) * 0x100000001b3ULL;	/* a separator */
 }
 
-static uint64_t mix(uint64_t z)
+uint64_t lab_seed_mix(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -31,7 +31,7 @@ uint64_t lab_seed_for(const char *lab, const char *trainee)
 {
 	uint64_t h = fnv(0xcbf29ce484222325ULL, "e2layout-lab");
 
-	h = mix(fnv(fnv(h, lab), trainee));
+	h = lab_seed_mix(fnv(fnv(h, lab), trainee));
 	return h ? h : 1;
 }
 
@@ -39,7 +39,7 @@ uint64_t lab_seed_tag(uint64_t seed, const char *tag)
 {
 	if (!*tag)
 		return seed;
-	return mix(fnv(seed ^ 0x5851f42d4c957f2dULL, tag));
+	return lab_seed_mix(fnv(seed ^ 0x5851f42d4c957f2dULL, tag));
 }
 
 int lab_trainee_ok(const char *name)

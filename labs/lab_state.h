@@ -17,6 +17,9 @@ struct lab_state {
 /* The seed of lab for trainee: a hash of both, so that two trainees get
  * different scenarios and one trainee the same one again. */
 uint64_t lab_seed_for(const char *lab, const char *trainee);
+/* A 64-bit finalizer (splitmix64's): every bit of z stirs every bit of
+ * the result. */
+uint64_t lab_seed_mix(uint64_t z);
 /* The seed a companion image's tag gets (its own UUID and contents). */
 uint64_t lab_seed_tag(uint64_t seed, const char *tag);
 /* 0 when name is a usable trainee name ([A-Za-z0-9._@-], 1..63). */
