@@ -98,10 +98,13 @@ trap 'exit 130' INT TERM
 image() {
 	local name=$1 recipe=$top/bench/images/$2; shift 2
 	local img=$BDIR/$name.img
-	local key
-	key="$(cat "$recipe" "$top/bench/images/genfiles.c" | cksum) $*"
+	local key args="$*"
+	# the work directory is where a recipe builds, not what it builds: a
+	# run with its own E2LAYOUT_BENCH_DIR may link the cached images in
+	args=${args//"$W"/WORK}
+	key="$(cat "$recipe" "$top/bench/images/genfiles.c" | cksum) $args"
 	case $recipe in */ladder.sh)
-		key="$(cat "$recipe" "$top/bench/images/genfs.c" | cksum) $*" ;;
+		key="$(cat "$recipe" "$top/bench/images/genfs.c" | cksum) $args" ;;
 	esac
 	if [ -f "$img" ] && [ "$(cat "$img.stamp" 2>/dev/null)" = "$key" ]; then
 		return 0
