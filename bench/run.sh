@@ -190,10 +190,11 @@ if want frag_mnt; then
 	fi
 fi
 TUI="TERM=xterm-256color LINES=50 COLUMNS=160 E2L_TUI_EXIT_AFTER_FIRST_FRAME=1 script -qec \"$E2L --keys q $BIG\" /dev/null"
+TUIPEER="TERM=xterm-256color LINES=50 COLUMNS=160 DEBUGFS_PAGER=__none__ script -qec \"debugfs -c -R stats $BIG\" /dev/null"
 want tui && pair tui "TUI: start to first full frame, then quit" \
 	"$bigdesc" 1 "<= 1x" "$TUI" "debugfs -c -R stats" \
-	"debugfs -c -R stats $BIG" "" \
-	"whole process under script(1) with --keys q: an upper bound"
+	"$TUIPEER" "" \
+	"both whole processes under the same script(1) wrapper; the TUI with --keys q"
 if want relocate; then
 	COPY=$W/jfrag.copy.img
 	jstart=$(debugfs -R "ex <8>" "$JFRAG" 2>/dev/null |
