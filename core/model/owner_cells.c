@@ -33,22 +33,35 @@ static errcode_t win_load(struct bitwin *w, blk64_t a)
 	return err;
 }
 
-/* Set bits among bits [x, y) of buf. */
+/* Set bits among bits [x, y) of buf: the partial bytes at either end
+ * masked, the rest a word or a byte at a time (a map cell of a few hundred
+ * blocks spent most of its count on its ends bit by bit). */
 static blk64_t ones(const unsigned char *buf, blk64_t x, blk64_t y)
 {
 	blk64_t n = 0;
 	uint64_t word;
+	unsigned b, k;
 
-	while (x < y && (x & 63)) {
-		n += (buf[x >> 3] >> (x & 7)) & 1;
-		x++;
+	if (x >= y)
+		return 0;
+	if (x & 7) {
+		b = (unsigned)buf[x >> 3] >> (x & 7);
+		k = 8 - (unsigned)(x & 7);
+		if (y - x < k)
+			return (blk64_t)__builtin_popcount(
+				b & ((1u << (y - x)) - 1));
+		n += (blk64_t)__builtin_popcount(b);
+		x += k;
 	}
 	for (; x + 64 <= y; x += 64) {
 		memcpy(&word, buf + (x >> 3), sizeof(word));
 		n += (blk64_t)__builtin_popcountll(word);
 	}
-	for (; x < y; x++)
-		n += (buf[x >> 3] >> (x & 7)) & 1;
+	for (; x + 8 <= y; x += 8)
+		n += (blk64_t)__builtin_popcount(buf[x >> 3]);
+	if (x < y)
+		n += (blk64_t)__builtin_popcount(buf[x >> 3] &
+						 ((1u << (y - x)) - 1));
 	return n;
 }
 
