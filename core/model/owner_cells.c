@@ -14,6 +14,8 @@ struct bitwin {
 	blk64_t bstart;		/* the bitmap's first block */
 	blk64_t base, n;	/* the window; n == 0: none loaded */
 	blk64_t limit;		/* no window reaches past it */
+	blk64_t gfirst, gend;	/* the group of the last gap; gend 0: none */
+	int guninit;		/* and it is BLOCK_UNINIT */
 	unsigned char buf[WIN_BYTES];
 };
 
@@ -104,15 +106,22 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		a = t;
 	}
 	while (a < b) {
-		g = ext2fs_group_of_blk2(fs, a);
-		t = ext2fs_group_last_block2(fs, g) + 1;
-		if (t > b || t <= a)
-			t = b;
+		if (a < w->gfirst || a >= w->gend) {
+			/* a map has tens of gaps a group: its bounds once */
+			g = ext2fs_group_of_blk2(fs, a);
+			w->gfirst = a;
+			w->gend = ext2fs_group_last_block2(fs, g) + 1;
+			if (w->gend <= a)
+				w->gend = b;
+			w->guninit = ext2fs_has_group_desc_csum(fs) &&
+				     ext2fs_bg_flags_test(fs, g,
+							  EXT2_BG_BLOCK_UNINIT);
+		}
+		t = w->gend < b ? w->gend : b;
+		un = w->guninit;
 		err = free_in(w, a, t, &f);
 		if (err)
 			return err;
-		un = ext2fs_has_group_desc_csum(fs) &&
-		     ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT);
 		counts[un ? OWN_UNINIT : OWN_FREE] += f;
 		counts[OWN_UNKNOWN] += (t - a) - f;
 		a = t;
@@ -142,6 +151,7 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 	w.n = 0;
 	w.base = 0;
 	w.limit = end;
+	w.gfirst = w.gend = 0;
 	i = orun_find(mv, pos);
 	j = frun_find(fv, pos);
 	while (pos < end) {
