@@ -279,9 +279,9 @@ static void scan_start(struct tui *t)
 	t->scanning = 1;
 	t->scan_cancelled = 0;
 	t->scan_ms = 0;
-	/* the frame after this one shows "scan 0%": the next in a quarter
-	 * second (a scan done sooner shows only its end) */
-	t->scan_drawn = now_ms();
+	/* its first frame after its first slice (40 ms): a scan done by then
+	 * shows only its end, no "scan 0%" frame just before it */
+	t->scan_drawn = 0;
 }
 
 /* Runs the scan for about 40 ms.  Returns 1 when the screen should change. */
@@ -387,7 +387,7 @@ static void loop(struct tui *t)
 			 * frame, which the descriptors alone can draw */
 			t->scan_pending = 0;
 			scan_start(t);
-			dirty = 1;
+			dirty = !t->scanning;	/* else the scan's slice draws */
 			continue;
 		}
 		ch = next_key(t);
