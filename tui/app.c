@@ -251,6 +251,14 @@ errcode_t tui_live_reread(struct tui *t)
 	return err;
 }
 
+static long now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return tv.tv_sec * 1000L + tv.tv_usec / 1000;
+}
+
 static void scan_start(struct tui *t)
 {
 	errcode_t err;
@@ -271,14 +279,9 @@ static void scan_start(struct tui *t)
 	t->scanning = 1;
 	t->scan_cancelled = 0;
 	t->scan_ms = 0;
-}
-
-static long now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return tv.tv_sec * 1000L + tv.tv_usec / 1000;
+	/* its first frame after its first slice (40 ms): a scan done by then
+	 * shows only its end, no "scan 0%" frame just before it */
+	t->scan_drawn = 0;
 }
 
 /* Runs the scan for about 40 ms.  Returns 1 when the screen should change. */
@@ -384,7 +387,7 @@ static void loop(struct tui *t)
 			 * frame, which the descriptors alone can draw */
 			t->scan_pending = 0;
 			scan_start(t);
-			dirty = 1;
+			dirty = !t->scanning;	/* else the scan's slice draws */
 			continue;
 		}
 		ch = next_key(t);
@@ -404,6 +407,9 @@ static void loop(struct tui *t)
 			}
 			continue;
 		}
+		if (!ch)
+			continue;	/* NUL: no key binds it (Ctrl-Space, or the
+					 * EOF a pty left before raw mode) */
 		tui_on_key(t, ch);
 		dirty = 1;
 	}
@@ -497,7 +503,9 @@ int tui_main(struct session *s, const char *keys)
 	tui_alloc_quit(t);	/* removes the tracing instance */
 	tui_exp_quit(t);	/* a run cancelled, and cleaned up */
 	tui_io_quit(t);
-	if (!t->exit_first_frame)
+	/* the screen after the last key, for the dump only: endwin() takes
+	 * the screen away at once */
+	if (dump && !t->exit_first_frame)
 		tui_draw(t);
 	if (dump)
 		dump_screen(t, dump);

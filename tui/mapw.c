@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "flex.h"
 
@@ -171,9 +172,45 @@ static const char *io_glyph(const struct tui *t, int lit, int wr)
 	return lit == 2 ? theme_glyph(t, "▓", "*") : theme_glyph(t, "▒", "+");
 }
 
+/* The wide character of the last glyph put (the glyphs are literals: the
+ * same pointer is the same glyph), decoded once instead of for every cell. */
+struct glyph_memo {
+	const char *g;
+	cchar_t cc;
+	int ok;
+};
+
+/* A cell's glyph at (y, x) in the window's attributes: one byte with
+ * addch, a multibyte one as its wide character (addstr decodes each of
+ * its bytes again, a third of a full map's frame). */
+static void put_glyph(struct glyph_memo *gm, int y, int x, const char *g)
+{
+	wchar_t wc[2] = {0, 0};
+	mbstate_t ps;
+	size_t n;
+
+	if ((unsigned char)g[0] < 0x80 && g[0] && !g[1]) {
+		mvaddch(y, x, (chtype)(unsigned char)g[0]);
+		return;
+	}
+	if (gm->g != g) {
+		memset(&ps, 0, sizeof(ps));
+		n = mbrtowc(wc, g, strlen(g), &ps);
+		gm->g = g;
+		gm->ok = n != (size_t)-1 && n != (size_t)-2 && n > 0 &&
+			 !g[n] && setcchar(&gm->cc, wc, A_NORMAL, 0,
+					   NULL) == OK;
+	}
+	if (gm->ok)
+		mvadd_wch(y, x, &gm->cc);
+	else
+		mvaddstr(y, x, g);
+}
+
 void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	       int w)
 {
+	struct glyph_memo gm = {0};
 	struct mapw_cache *cache;
 	int hit, ci;
 	blk64_t rows = div_up(m->end - m->first, m->row_blocks);
@@ -264,7 +301,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 					      sizeof(t->status));
 			}
 			attrset(at);
-			mvaddstr(sy, x + lw + i, glyph);
+			put_glyph(&gm, sy, x + lw + i, glyph);
 		}
 	}
 	attrset(A_NORMAL);

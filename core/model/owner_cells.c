@@ -14,6 +14,8 @@ struct bitwin {
 	blk64_t bstart;		/* the bitmap's first block */
 	blk64_t base, n;	/* the window; n == 0: none loaded */
 	blk64_t limit;		/* no window reaches past it */
+	blk64_t gfirst, gend;	/* the group of the last gap; gend 0: none */
+	int guninit;		/* and it is BLOCK_UNINIT */
 	unsigned char buf[WIN_BYTES];
 };
 
@@ -33,22 +35,35 @@ static errcode_t win_load(struct bitwin *w, blk64_t a)
 	return err;
 }
 
-/* Set bits among bits [x, y) of buf. */
+/* Set bits among bits [x, y) of buf: the partial bytes at either end
+ * masked, the rest a word or a byte at a time (a map cell of a few hundred
+ * blocks spent most of its count on its ends bit by bit). */
 static blk64_t ones(const unsigned char *buf, blk64_t x, blk64_t y)
 {
 	blk64_t n = 0;
 	uint64_t word;
+	unsigned b, k;
 
-	while (x < y && (x & 63)) {
-		n += (buf[x >> 3] >> (x & 7)) & 1;
-		x++;
+	if (x >= y)
+		return 0;
+	if (x & 7) {
+		b = (unsigned)buf[x >> 3] >> (x & 7);
+		k = 8 - (unsigned)(x & 7);
+		if (y - x < k)
+			return (blk64_t)__builtin_popcount(
+				b & ((1u << (y - x)) - 1));
+		n += (blk64_t)__builtin_popcount(b);
+		x += k;
 	}
 	for (; x + 64 <= y; x += 64) {
 		memcpy(&word, buf + (x >> 3), sizeof(word));
 		n += (blk64_t)__builtin_popcountll(word);
 	}
-	for (; x < y; x++)
-		n += (buf[x >> 3] >> (x & 7)) & 1;
+	for (; x + 8 <= y; x += 8)
+		n += (blk64_t)__builtin_popcount(buf[x >> 3]);
+	if (x < y)
+		n += (blk64_t)__builtin_popcount(buf[x >> 3] &
+						 ((1u << (y - x)) - 1));
 	return n;
 }
 
@@ -91,15 +106,22 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		a = t;
 	}
 	while (a < b) {
-		g = ext2fs_group_of_blk2(fs, a);
-		t = ext2fs_group_last_block2(fs, g) + 1;
-		if (t > b || t <= a)
-			t = b;
+		if (a < w->gfirst || a >= w->gend) {
+			/* a map has tens of gaps a group: its bounds once */
+			g = ext2fs_group_of_blk2(fs, a);
+			w->gfirst = a;
+			w->gend = ext2fs_group_last_block2(fs, g) + 1;
+			if (w->gend <= a)
+				w->gend = b;
+			w->guninit = ext2fs_has_group_desc_csum(fs) &&
+				     ext2fs_bg_flags_test(fs, g,
+							  EXT2_BG_BLOCK_UNINIT);
+		}
+		t = w->gend < b ? w->gend : b;
+		un = w->guninit;
 		err = free_in(w, a, t, &f);
 		if (err)
 			return err;
-		un = ext2fs_has_group_desc_csum(fs) &&
-		     ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT);
 		counts[un ? OWN_UNINIT : OWN_FREE] += f;
 		counts[OWN_UNKNOWN] += (t - a) - f;
 		a = t;
@@ -129,6 +151,7 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 	w.n = 0;
 	w.base = 0;
 	w.limit = end;
+	w.gfirst = w.gend = 0;
 	i = orun_find(mv, pos);
 	j = frun_find(fv, pos);
 	while (pos < end) {
