@@ -75,24 +75,40 @@ order() {
 }
 
 # run_one KIND NAME PATH ID: runs the test, its output to $log/ID.out, then
-# "RC SECS" to $log/ID.rc (written last: its presence means done).
+# "RC SECS CPU" to $log/ID.rc (written last: its presence means done).  CPU
+# is the user+sys seconds of the test and the children it waited for (the
+# subshell's "times"), which other jobs' load does not inflate as it does
+# the wall time.
 run_one() {
 	ro_start=$(date +%s)
-	if [ "$1" = unit ]; then
-		TMPDIR=$tmp "$3" > "$log/$4.out" 2>&1
-	else
-		TMPDIR=$tmp sh "$3" > "$log/$4.out" 2>&1
-	fi
-	ro_rc=$?
-	echo "$ro_rc $(( $(date +%s) - ro_start ))" > "$log/$4.tmp"
+	ro_rc=0
+	(
+		if [ "$1" = unit ]; then
+			TMPDIR=$tmp "$3" > "$log/$4.out" 2>&1
+		else
+			TMPDIR=$tmp sh "$3" > "$log/$4.out" 2>&1
+		fi
+		rc=$?
+		times > "$log/$4.cpu"
+		exit $rc
+	) || ro_rc=$?
+	ro_cpu=$(cpu_secs < "$log/$4.cpu")
+	echo "$ro_rc $(( $(date +%s) - ro_start )) $ro_cpu" > "$log/$4.tmp"
 	mv "$log/$4.tmp" "$log/$4.rc"
+}
+
+# cpu_secs: the sum of the user and sys times of "times" output (lines of
+# "0m1.230000s 0m0.040000s"), in seconds with one decimal.
+cpu_secs() {
+	tr -s ' \n' '\n\n' | awk -F'[ms]' 'NF >= 2 { t += $1 * 60 + $2 }
+		END { printf "%.1f\n", t }'
 }
 
 # report NAME ID: the result line of a finished test (a failure's log
 # with it), counted.
 report() {
-	read -r rp_rc rp_secs < "$log/$2.rc"
-	echo "$rp_secs $1" >> "$log/times"
+	read -r rp_rc rp_secs rp_cpu < "$log/$2.rc"
+	echo "$rp_secs $1 $rp_cpu" >> "$log/times"
 	if [ "$rp_rc" -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS  $1 (${rp_secs}s)"
 	elif [ "$rp_rc" -eq 77 ]; then

@@ -4,7 +4,8 @@
 # tests marked "# e2l: serial" overlap no other test; every line it prints
 # is a whole result line, a failure's indented log, or the summary; the
 # summary counts, the "failed:" line and the exit status say what failed;
-# E2L_TESTS picks tests; a unit binary runs beside the scripts.
+# E2L_TESTS picks tests; a unit binary runs beside the scripts; test-times
+# keeps each test's wall and CPU seconds.
 . "$(dirname "$0")/../lib/testlib.sh"
 runner=$(cd "$(dirname "$0")/.." && pwd)/run_all.sh
 root=$T/tests; build=$T/build; ev=$T/events
@@ -24,7 +25,8 @@ mk() {
 # the three that meet: each waits (up to 20 s) until all three started
 meet='i=0; while [ "$(grep -c "^start a/t_meet" '"$ev"')" -lt 3 ]; do
 	i=$((i + 1)); [ $i -le 200 ] || { echo "alone"; exit 1; }; sleep 0.1
-done; seq 1 2000'
+done; seq 1 2000
+j=0; while [ $j -lt 100000 ]; do j=$((j + 1)); done'
 mk a/t_meet1 "$meet"; mk a/t_meet2 "$meet"; mk a/t_meet3 "$meet"
 mk b/t_ser1 'sleep 0.5; echo serial one' '# e2l: serial - a runner test'
 mk b/t_ser2 'sleep 0.5; echo serial two' '# e2l: serial - a runner test'
@@ -59,6 +61,13 @@ awk '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
 	     s[b] < e[a] && e[b] > s[a]) { print a, "overlaps", b; bad = 1 }
 	   exit bad }' "$ev" > "$T/overlap" || fail "$(cat "$T/overlap")"
 [ -s "$build/test-times" ] || fail "no test-times kept for the next run"
+# each line: wall seconds, name, CPU seconds (user+sys, the children too):
+# t_meet1's seq and loop are counted, though they run in a child
+awk 'NF != 3 || $1 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+\.[0-9]$/ { bad = 1 }
+     END { exit bad }' "$build/test-times" ||
+	fail "test-times lines are not WALL NAME CPU: $(head -3 "$build/test-times")"
+awk '$2 == "a/t_meet1" && $3 > 0 { ok = 1 } END { exit !ok }' \
+	"$build/test-times" || fail "no CPU counted for a/t_meet1: $(cat "$build/test-times")"
 
 # E2L_TESTS: only the matching tests
 : > "$ev"
