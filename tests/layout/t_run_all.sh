@@ -44,15 +44,15 @@ tail -1 "$T/out" | grep -qx "6 passed, 1 failed, 1 skipped" ||
 	fail "the summary: $(tail -1 "$T/out")"
 grep -qx "failed: b/t_fail" "$T/out" || fail "no failed: line naming b/t_fail"
 for n in a/t_meet1 a/t_meet2 a/t_meet3 b/t_ser1 b/t_ser2 unit/test_one; do
-	grep -q "^PASS  $n ([0-9]*s)$" "$T/out" || fail "no PASS line for $n"
+	grep -q "^PASS  $n ([0-9]*s, [0-9]*\.[0-9]s CPU)$" "$T/out" || fail "no PASS line for $n"
 done
-grep -q "^FAIL  b/t_fail (exit 3, [0-9]*s)$" "$T/out" || fail "no FAIL line"
+grep -q "^FAIL  b/t_fail (exit 3, [0-9]*s, [0-9]*\.[0-9]s CPU)$" "$T/out" || fail "no FAIL line"
 grep -q "^      log line 5$" "$T/out" || fail "the failure's log is not shown"
 grep -q "^SKIP  b/t_skip: skip: nothing to do here$" "$T/out" ||
 	fail "no SKIP line with the reason"
 grep -q "unit ran" "$ev" || fail "the unit binary did not run"
 # nothing but whole lines: results, indented logs, the phase line, summary
-grep -v -e '^PASS  ' -e '^FAIL  ' -e '^SKIP  ' -e '^      ' -e '^--- serial' \
+grep -v -e '^PASS  ' -e '^FAIL  ' -e '^SKIP  ' -e '^      ' -e '^--- serial' -e '^--- times: ' \
 	-e '^failed: ' -e '^[0-9]* passed, ' "$T/out" | grep -q . &&
 	fail "a line that is no result: $(grep -v -e '^PASS' -e '^FAIL' -e '^SKIP' -e '^      ' "$T/out" | head -1)"
 # serial tests overlap nothing: no other test starts or ends inside one
@@ -60,6 +60,10 @@ awk '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
      END { for (a in s) if (a ~ /t_ser/) for (b in s) if (b != a &&
 	     s[b] < e[a] && e[b] > s[a]) { print a, "overlaps", b; bad = 1 }
 	   exit bad }' "$ev" > "$T/overlap" || fail "$(cat "$T/overlap")"
+grep -q "^--- times: parallel (3 at a time): [0-9]*s wall, [0-9]*s CPU$" "$T/out" ||
+	fail "no parallel section's times"
+grep -q "^--- times: serial: [0-9]*s wall, [0-9]*s CPU$" "$T/out" ||
+	fail "no serial section's times"
 [ -s "$build/test-times" ] || fail "no test-times kept for the next run"
 # each line: wall seconds, name, CPU seconds (user+sys, the children too):
 # t_meet1's seq and loop are counted, though they run in a child
