@@ -10,8 +10,11 @@
 # tracepoints or reads global tracefs state) when its file has a line
 #	# e2l: serial - WHY
 # (a unit test: a comment "e2l: serial" in tests/unit/NAME.c).  Each
-# result line is printed whole when its test ends, a failure's log with
-# it; the last run's times ($E2L_BUILD/test-times) start the slow first.
+# result line is printed whole when its test ends, with its wall and CPU
+# seconds (user+sys of the test and the children it waited for), a
+# failure's log with it; each section ends with its wall time and its
+# tests' CPU total; the last run's times ($E2L_BUILD/test-times, "WALL
+# NAME CPU" lines) start the slow first.
 # The parallel tests' temporary files ($T) go to a tmpfs (/dev/shm) when it
 # has 4 GiB free (E2L_TMPFS=0: not), off a disk the jobs would share; the
 # serial ones keep TMPDIR, the disk their timings were made for.
@@ -75,31 +78,47 @@ order() {
 }
 
 # run_one KIND NAME PATH ID: runs the test, its output to $log/ID.out, then
-# "RC SECS" to $log/ID.rc (written last: its presence means done).
+# "RC SECS CPU" to $log/ID.rc (written last: its presence means done).  CPU
+# is the user+sys seconds of the test and the children it waited for (the
+# subshell's "times"), which other jobs' load does not inflate as it does
+# the wall time.
 run_one() {
 	ro_start=$(date +%s)
-	if [ "$1" = unit ]; then
-		TMPDIR=$tmp "$3" > "$log/$4.out" 2>&1
-	else
-		TMPDIR=$tmp sh "$3" > "$log/$4.out" 2>&1
-	fi
-	ro_rc=$?
-	echo "$ro_rc $(( $(date +%s) - ro_start ))" > "$log/$4.tmp"
+	ro_rc=0
+	(
+		if [ "$1" = unit ]; then
+			TMPDIR=$tmp "$3" > "$log/$4.out" 2>&1
+		else
+			TMPDIR=$tmp sh "$3" > "$log/$4.out" 2>&1
+		fi
+		rc=$?
+		times > "$log/$4.cpu"
+		exit $rc
+	) || ro_rc=$?
+	ro_cpu=$(cpu_secs < "$log/$4.cpu")
+	echo "$ro_rc $(( $(date +%s) - ro_start )) $ro_cpu" > "$log/$4.tmp"
 	mv "$log/$4.tmp" "$log/$4.rc"
+}
+
+# cpu_secs: the sum of the user and sys times of "times" output (lines of
+# "0m1.230000s 0m0.040000s"), in seconds with one decimal.
+cpu_secs() {
+	tr -s ' \n' '\n\n' | awk -F'[ms]' 'NF >= 2 { t += $1 * 60 + $2 }
+		END { printf "%.1f\n", t }'
 }
 
 # report NAME ID: the result line of a finished test (a failure's log
 # with it), counted.
 report() {
-	read -r rp_rc rp_secs < "$log/$2.rc"
-	echo "$rp_secs $1" >> "$log/times"
+	read -r rp_rc rp_secs rp_cpu < "$log/$2.rc"
+	echo "$rp_secs $1 $rp_cpu" >> "$log/times"
 	if [ "$rp_rc" -eq 0 ]; then
-		pass=$((pass + 1)); echo "PASS  $1 (${rp_secs}s)"
+		pass=$((pass + 1)); echo "PASS  $1 (${rp_secs}s, ${rp_cpu}s CPU)"
 	elif [ "$rp_rc" -eq 77 ]; then
 		skip=$((skip + 1)); echo "SKIP  $1: $(tail -1 "$log/$2.out")"
 	else
 		fail=$((fail + 1)); failed="$failed $1"
-		echo "FAIL  $1 (exit $rp_rc, ${rp_secs}s)"
+		echo "FAIL  $1 (exit $rp_rc, ${rp_secs}s, ${rp_cpu}s CPU)"
 		sed 's/^/      /' "$log/$2.out" | tail -60
 	fi
 }
@@ -140,13 +159,26 @@ pool() {
 	wait
 }
 
+# section WHAT START: the wall seconds since START and the CPU seconds of
+# the tests that ended since the last call, for the budget
+section() {
+	sc_cpu=$(awk -v from="${sc_line:-0}" 'NR > from { t += $3 }
+		END { printf "%.0f\n", t }' "$log/times")
+	sc_line=$(wc -l < "$log/times")
+	echo "--- times: $1 $(( $(date +%s) - $2 ))s wall, ${sc_cpu}s CPU"
+}
+
 n=0
 : > "$log/times"
 tmp=${shm:-${TMPDIR:-/tmp}}
+start=$(date +%s)
 pool "$log/par" "$jobs"
+[ -s "$log/par" ] && section "parallel ($jobs at a time):" "$start"
 [ -s "$log/ser" ] && [ "$jobs" -gt 1 ] && echo "--- serial: the tests that need the machine to themselves"
 tmp=${TMPDIR:-/tmp}
+start=$(date +%s)
 pool "$log/ser" 1
+[ -s "$log/ser" ] && section "serial:" "$start"
 # the times of this run, for the next one's order (a partial run keeps
 # the others' times)
 if [ -w "$E2L_BUILD" ]; then

@@ -2,7 +2,11 @@
 # t_bench_smoke.sh - keeps the performance harness (bench/run.sh, `make
 # bench`) from rotting: a smoke run on tiny images must give every row a
 # number or "not available" and write a complete RESULTS file.
-# e2l: serial - a performance harness: it times things
+# It runs beside other tests (not "e2l: serial"): it checks that each row
+# has a number, never what the number is, so other jobs' load cannot fail
+# it (it passed at a load average of 25); its loop mounts and tracefs
+# instance are its own, and the tests that check global tracefs state are
+# serial, so they never run beside it.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 for t in bash hyperfine jq script; do

@@ -62,8 +62,9 @@ bounded() {
 mib=1048576
 fifo=$T/fifo
 line="yes abcdefghijklmno | tr -d '\\n'"
-# e2layout's readers: 256 MiB may not add 32 MiB
-big="$mib $((256 * mib)) 32768"
+# e2layout's readers: 64 MiB may not add 32 MiB (a reader that kept what
+# it read would grow by 63 MiB; more bytes would only cost time)
+big="$mib $((64 * mib)) 32768"
 bounded "NULs on a pipe, -w" "exec cat /dev/zero" "$fifo" $big -w "$T/img"
 bounded "one endless line on a pipe" "$line" "$fifo" $big -w "$T/img"
 bounded "an endless -f file" "exec cat /dev/zero" /dev/null $big \

@@ -4,7 +4,8 @@
 # tests marked "# e2l: serial" overlap no other test; every line it prints
 # is a whole result line, a failure's indented log, or the summary; the
 # summary counts, the "failed:" line and the exit status say what failed;
-# E2L_TESTS picks tests; a unit binary runs beside the scripts.
+# E2L_TESTS picks tests; a unit binary runs beside the scripts; test-times
+# keeps each test's wall and CPU seconds.
 . "$(dirname "$0")/../lib/testlib.sh"
 runner=$(cd "$(dirname "$0")/.." && pwd)/run_all.sh
 root=$T/tests; build=$T/build; ev=$T/events
@@ -24,7 +25,8 @@ mk() {
 # the three that meet: each waits (up to 20 s) until all three started
 meet='i=0; while [ "$(grep -c "^start a/t_meet" '"$ev"')" -lt 3 ]; do
 	i=$((i + 1)); [ $i -le 200 ] || { echo "alone"; exit 1; }; sleep 0.1
-done; seq 1 2000'
+done; seq 1 2000
+j=0; while [ $j -lt 100000 ]; do j=$((j + 1)); done'
 mk a/t_meet1 "$meet"; mk a/t_meet2 "$meet"; mk a/t_meet3 "$meet"
 mk b/t_ser1 'sleep 0.5; echo serial one' '# e2l: serial - a runner test'
 mk b/t_ser2 'sleep 0.5; echo serial two' '# e2l: serial - a runner test'
@@ -42,15 +44,15 @@ tail -1 "$T/out" | grep -qx "6 passed, 1 failed, 1 skipped" ||
 	fail "the summary: $(tail -1 "$T/out")"
 grep -qx "failed: b/t_fail" "$T/out" || fail "no failed: line naming b/t_fail"
 for n in a/t_meet1 a/t_meet2 a/t_meet3 b/t_ser1 b/t_ser2 unit/test_one; do
-	grep -q "^PASS  $n ([0-9]*s)$" "$T/out" || fail "no PASS line for $n"
+	grep -q "^PASS  $n ([0-9]*s, [0-9]*\.[0-9]s CPU)$" "$T/out" || fail "no PASS line for $n"
 done
-grep -q "^FAIL  b/t_fail (exit 3, [0-9]*s)$" "$T/out" || fail "no FAIL line"
+grep -q "^FAIL  b/t_fail (exit 3, [0-9]*s, [0-9]*\.[0-9]s CPU)$" "$T/out" || fail "no FAIL line"
 grep -q "^      log line 5$" "$T/out" || fail "the failure's log is not shown"
 grep -q "^SKIP  b/t_skip: skip: nothing to do here$" "$T/out" ||
 	fail "no SKIP line with the reason"
 grep -q "unit ran" "$ev" || fail "the unit binary did not run"
 # nothing but whole lines: results, indented logs, the phase line, summary
-grep -v -e '^PASS  ' -e '^FAIL  ' -e '^SKIP  ' -e '^      ' -e '^--- serial' \
+grep -v -e '^PASS  ' -e '^FAIL  ' -e '^SKIP  ' -e '^      ' -e '^--- serial' -e '^--- times: ' \
 	-e '^failed: ' -e '^[0-9]* passed, ' "$T/out" | grep -q . &&
 	fail "a line that is no result: $(grep -v -e '^PASS' -e '^FAIL' -e '^SKIP' -e '^      ' "$T/out" | head -1)"
 # serial tests overlap nothing: no other test starts or ends inside one
@@ -58,7 +60,18 @@ awk '$1 == "start" { s[$2] = $3 } $1 == "end" { e[$2] = $3 }
      END { for (a in s) if (a ~ /t_ser/) for (b in s) if (b != a &&
 	     s[b] < e[a] && e[b] > s[a]) { print a, "overlaps", b; bad = 1 }
 	   exit bad }' "$ev" > "$T/overlap" || fail "$(cat "$T/overlap")"
+grep -q "^--- times: parallel (3 at a time): [0-9]*s wall, [0-9]*s CPU$" "$T/out" ||
+	fail "no parallel section's times"
+grep -q "^--- times: serial: [0-9]*s wall, [0-9]*s CPU$" "$T/out" ||
+	fail "no serial section's times"
 [ -s "$build/test-times" ] || fail "no test-times kept for the next run"
+# each line: wall seconds, name, CPU seconds (user+sys, the children too):
+# t_meet1's seq and loop are counted, though they run in a child
+awk 'NF != 3 || $1 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+\.[0-9]$/ { bad = 1 }
+     END { exit bad }' "$build/test-times" ||
+	fail "test-times lines are not WALL NAME CPU: $(head -3 "$build/test-times")"
+awk '$2 == "a/t_meet1" && $3 > 0 { ok = 1 } END { exit !ok }' \
+	"$build/test-times" || fail "no CPU counted for a/t_meet1: $(cat "$build/test-times")"
 
 # E2L_TESTS: only the matching tests
 : > "$ev"
