@@ -33,6 +33,9 @@ log=$(mktemp -d "${TMPDIR:-/tmp}/e2l-run.XXXXXX")
 times="$E2L_BUILD/test-times"
 order_by=$times	# a first sanitizer run goes by the plain build's times
 [ -f "$order_by" ] || order_by="$top/build/test-times"
+# a first run anywhere (CI's clean clone): the slowest known tests first,
+# or they start last and one core idles while they finish
+[ -f "$order_by" ] || order_by="$tests/slow-first"
 shm=""
 if [ "${E2L_TMPFS:-1}" != 0 ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
    [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge 4194304 ] 2>/dev/null; then
@@ -69,7 +72,7 @@ done
 # rest, new tests, keep their order after them).
 order() {
 	if [ -s "$order_by" ]; then	# (an empty one would swallow the list)
-		awk 'NR == FNR { secs[$2] = $1; next }
+		awk 'NR == FNR { if ($1 !~ /^#/) secs[$2] = $1; next }
 		     { print (($2 in secs) ? secs[$2] : -1), NR, $0 }' \
 			"$order_by" "$1" | sort -k1,1nr -k2,2n | cut -d' ' -f3-
 	else
