@@ -34,18 +34,18 @@ held() {
 		if (p == undo && match($0, /, [0-9]+\) += [0-9]+$/)) {
 			o = substr($0, RSTART + 2)
 			sub(/\).*/, "", o)
-			if (o + 0 >= 8192) dirty = 1	# a record
+			if (o + 0 >= 8192) unsynced = 1	# a record
 		} else if (p == img) {
 			imgw++
-			if (dirty) bad++
+			if (unsynced) bad++
 		}
 		next
 	}
 	/ (fdatasync|fsync)\(/ {
 		p = path($0)
 		if (p == undo) {
-			if (dirty) c++
-			dirty = 0
+			if (unsynced) c++
+			unsynced = 0
 		} else if (p == img) {
 			if (c > max) max = c
 			c = 0; n++
