@@ -7,6 +7,7 @@
 #include "undo_guard_int.h"
 #include "e2l_err.h"
 #include "io_layer.h"
+#include "undo_pend.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,12 +18,16 @@
  * The io layer on the channel a guard records (io_layer.h): every write
  * through the channel has the old contents it covers saved first.  When
  * its guard is finished (g NULL), writes are refused: nothing changes the
- * device behind a finished undo file.
+ * device behind a finished undo file.  Small writes are held (undo_pend.c)
+ * until the next flush, or a read, discard or large write over them: their
+ * old contents are then saved in one batch, one fdatasync for all the
+ * metadata writes between two flushes instead of one per write.
  */
 struct uw_layer {
 	struct io_layer l;		/* first: found from the channel */
 	struct undo_guard *g;		/* NULL: finished */
 	io_channel ch;
+	struct uw_pend pend;		/* held writes (only while g) */
 };
 
 /* The manager a session reopens with while it records (undo_guard_manager)
@@ -44,17 +49,33 @@ static struct uw_layer *layer_of(io_channel ch)
 	return (struct uw_layer *)io_layer_find(ch, uw_write_blk64);
 }
 
-/* What every write, discard and zeroout does first: refused once the file
- * is finished, else the old contents of [off, off + len) saved. */
+/* The held writes reach the device (their old contents saved first). */
+static errcode_t uw_drain(struct uw_layer *L)
+{
+	if (!L->pend.n)
+		return 0;
+	if (!L->g) {	/* (cannot happen: finishing drains) */
+		uw_pend_free(&L->pend);
+		return E2L_ERR_UNDO_SEALED;
+	}
+	return uw_pend_drain(&L->pend, L->g, L->ch, L->l.below);
+}
+
+/* What every direct write, discard and zeroout does first: refused once
+ * the file is finished, the held writes made when it overlaps them (the
+ * order of writes to a block is kept), then the old contents of
+ * [off, off + len) saved. */
 static errcode_t uw_before(io_channel ch, unsigned long long off,
 			   unsigned long long len, struct uw_layer **Lp)
 {
 	struct uw_layer *L = layer_of(ch);
+	errcode_t err;
 
 	*Lp = L;
 	if (!L->g)
 		return E2L_ERR_UNDO_SEALED;
-	return uw_save(L->g, off, len);
+	err = uw_pend_over(&L->pend, off, len) ? uw_drain(L) : 0;
+	return err ? err : uw_save(L->g, off, len);
 }
 
 static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
@@ -62,9 +83,16 @@ static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
 {
 	unsigned long long off = blk * ch->block_size;
 	unsigned long long len = uw_bytes(ch, count);
-	struct uw_layer *L;
+	struct uw_layer *L = layer_of(ch);
 	errcode_t err;
 
+	/* a small write is held: saved with the others at the next drain */
+	if (L->g && uw_pend_holds(ch, count)) {
+		err = uw_pend_add(&L->pend, ch, blk, count, buf);
+		if (!err && uw_pend_full(&L->pend))
+			err = uw_drain(L);
+		return err;
+	}
 	err = uw_before(ch, off, len, &L);
 	if (err)
 		return err;
@@ -78,6 +106,24 @@ static errcode_t uw_write_blk(io_channel ch, unsigned long blk, int count,
 			      const void *buf)
 {
 	return uw_write_blk64(ch, blk, count, buf);
+}
+
+/* A read over held writes finds them on the device. */
+static errcode_t uw_read_blk64(io_channel ch, unsigned long long blk,
+			       int count, void *buf)
+{
+	struct uw_layer *L = layer_of(ch);
+	errcode_t err = 0;
+
+	if (uw_pend_over(&L->pend, blk * ch->block_size, uw_bytes(ch, count)))
+		err = uw_drain(L);
+	return err ? err : L->l.below->read_blk64(ch, blk, count, buf);
+}
+
+static errcode_t uw_read_blk(io_channel ch, unsigned long blk, int count,
+			     void *buf)
+{
+	return uw_read_blk64(ch, blk, count, buf);
 }
 
 static errcode_t uw_discard(io_channel ch, unsigned long long blk,
@@ -119,20 +165,24 @@ static errcode_t uw_flush(io_channel ch)
 {
 	struct uw_layer *L = layer_of(ch);
 	struct undo_guard *g = L->g;
-	errcode_t err;
+	errcode_t err, derr = uw_drain(L);
 
 	if (g && g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
 		g->err = errno;
 	err = L->l.below->flush(ch);
 	if (g)
-		uw_follow(g, 0, 0, !err);
-	return err;
+		uw_follow(g, 0, 0, !err && !derr);
+	return derr ? derr : err;
 }
 
 static errcode_t uw_set_blksize(io_channel ch, int blksize)
 {
 	struct uw_layer *L = layer_of(ch);
-	errcode_t err = L->l.below->set_blksize(ch, blksize);
+	errcode_t err = uw_drain(L);	/* held in the old block size */
+
+	if (err)
+		return err;
+	err = L->l.below->set_blksize(ch, blksize);
 
 	if (L->g)	/* unix I/O wrote its cache out */
 		uw_follow(L->g, 0, 0, 0);
@@ -168,11 +218,15 @@ static errcode_t uw_close(io_channel ch)
 {
 	struct uw_layer *L = layer_of(ch);
 	struct undo_guard *g = L->g;
-	errcode_t err;
+	errcode_t err, derr;
 
 	if (ch->refcount > 1)	/* a duplicated handle's: it only counts */
 		return L->l.below->close(ch);
+	derr = uw_drain(L);
+	uw_pend_free(&L->pend);
 	err = L->l.below->close(ch);
+	if (!err)
+		err = derr;
 	if (g) {
 		ug_follow_sb(g);
 		if (g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
@@ -193,6 +247,8 @@ static errcode_t layer_push(struct undo_guard *g, io_channel ch)
 	io_layer_push(ch, &L->l);
 	L->l.mgr.write_blk = uw_write_blk;
 	L->l.mgr.write_blk64 = uw_write_blk64;
+	L->l.mgr.read_blk = uw_read_blk;
+	L->l.mgr.read_blk64 = uw_read_blk64;
 	/* without it libext2fs writes the primary superblock whole, through
 	 * write_blk64: recorded, and never torn */
 	L->l.mgr.write_byte = NULL;

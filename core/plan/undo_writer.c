@@ -54,6 +54,9 @@ struct undo_writer {
 	unsigned long long num_keys;
 	unsigned long long size;	/* bytes the file must span */
 	unsigned char *buf;		/* old contents, UW_KEYMAX bytes */
+	size_t buf_zeros;		/* its first bytes known zero */
+	size_t zcrc_len;		/* crc32c of that many zeros: */
+	__u32 zcrc;			/* (a hole's keys are all alike) */
 	int isreg;			/* the device is a file: holes */
 	int sb_dirty;			/* a write covered the superblock */
 	/* what the file restores [pre_off, pre_off + pre_len) of the
@@ -210,12 +213,15 @@ static errcode_t uw_read_old(struct undo_writer *w, unsigned long long off,
 			n = (size_t)(st.st_size - pos);
 		d = lseek(g->devfd, pos, SEEK_DATA);
 		if ((d < 0 && errno == ENXIO) || (d >= 0 && d >= pos + (off_t)n)) {
-			memset(w->buf, 0, n);
+			if (w->buf_zeros < n)
+				memset(w->buf, 0, n);
+			w->buf_zeros = n > w->buf_zeros ? n : w->buf_zeros;
 			*got = n;
 			*zero = 1;
 			return 0;
 		}
 	}
+	w->buf_zeros = 0;
 	while (*got < n) {
 		r = pread(g->devfd, w->buf + *got, n - *got, pos + *got);
 		if (r < 0 && errno == EINTR)
@@ -245,6 +251,7 @@ static int uw_overlay(struct undo_writer *w, unsigned long long off,
 	if (lo >= hi)
 		return 0;
 	memcpy(w->buf + (lo - off), w->pre + (lo - w->pre_off), hi - lo);
+	w->buf_zeros = 0;
 	return 1;
 }
 
@@ -270,6 +277,7 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 {
 	unsigned long long per = UW_KEYMAX / w->gran, k;
 	unsigned char *key;
+	__u32 crc;
 	size_t got;
 	int zero;
 	errcode_t err;
@@ -301,7 +309,16 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 		uw_kick(w, 0);
 		key = w->keyb + UW_KEY * (w->nkeys + 1);
 		ug_put64(key, a);
-		ug_put32(key + 8, crc32c_fast(~0U, w->buf, got));
+		if (!zero || got != w->zcrc_len) {
+			crc = crc32c_fast(~0U, w->buf, got);
+			if (zero) {
+				w->zcrc = crc;
+				w->zcrc_len = got;
+			}
+		} else {
+			crc = w->zcrc;
+		}
+		ug_put32(key + 8, crc);
 		ug_put32(key + 12, (__u32)got);
 		w->nkeys++;
 		w->num_keys++;
