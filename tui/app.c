@@ -426,6 +426,15 @@ int tui_main(struct session *s, const char *keys)
 	char buf[4096];
 	size_t n;
 
+	/* ncurses is loaded by the view alone: no other face pays for it */
+	if (curses_dl_load(buf, sizeof(buf))) {
+		fprintf(stderr, "e2layout: the full-screen view needs ncurses: "
+				"%s; try \"e2layout shell IMAGE\" or -R "
+				"REQUEST\n", buf);
+		if (errtmp)
+			fclose(errtmp);
+		return 1;
+	}
 	/* the terminal's character set only: numbers are read and written
 	 * the C way (a comma-decimal LC_NUMERIC misread saved results and
 	 * changed what requests print at the prompt) */

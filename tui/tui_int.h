@@ -4,7 +4,7 @@
 #ifndef E2L_TUI_INT_H
 #define E2L_TUI_INT_H
 
-#include <curses.h>
+#include "curses_dl.h"	/* <curses.h>, its calls through a table */
 
 #include "tui.h"
 #include "owner.h"

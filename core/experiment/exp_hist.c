@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
+#include "tracefs_dl.h"	/* libtracefs, its calls through a table */
 
 /* Keys printed as a kernel symbol. */
 static int sym_key(const char *k)

@@ -24,6 +24,9 @@ errcode_t expt_available(const struct exp_config *c, char *why, size_t len)
 		snprintf(why, len, "the counters need root (tracefs)");
 		return EPERM;
 	}
+	/* loaded here, by the counters alone: no other request pays for it */
+	if (tracefs_dl_load(why, len))
+		return ENOENT;
 	dir = tracefs_tracing_dir();
 	if (!dir) {
 		snprintf(why, len, "tracefs is not mounted (mount -t tracefs "

@@ -6,8 +6,7 @@
 #include "exp_trace.h"
 #include "kcount.h"
 
-#include <event-parse.h>
-#include <tracefs.h>
+#include "tracefs_dl.h"	/* libtracefs, its calls through a table */
 
 struct exp_tracer {
 	const struct exp_config *c;

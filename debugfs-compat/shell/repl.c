@@ -6,11 +6,10 @@
 #include "dfs_requests.h"
 #include "help.h"
 #include "undo_guard.h"
+#include "rl_dl.h"	/* readline, its calls through a table */
 
 #include <limits.h>
 #include <unistd.h>
-#include <readline/history.h>
-#include <readline/readline.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,8 +268,11 @@ static char *history_path(void)
 int shell_listen(struct session *s)
 {
 	int tty = isatty(STDIN_FILENO);
-	char *line;
+	char why[256], *line;
 
+	/* as debugfs's libss does when it cannot load readline: plain lines */
+	if (rl_dl_load(why, sizeof(why)))
+		return shell_run_plain(s, stdin);
 	rl_session = s;
 	rl_readline_name = "debugfs";
 	rl_attempted_completion_function = dfs_complete;
@@ -296,10 +298,17 @@ int shell_listen(struct session *s)
 
 int shell_interactive(struct session *s)
 {
-	/* debugfs keeps no history file: its personality keeps none */
-	char *hist = s->debugfs ? NULL : history_path();
-	char *line;
+	char *hist, why[256], *line;
 
+	if (rl_dl_load(why, sizeof(why))) {
+		fprintf(stderr, "%s: no line editing, completion or history: "
+			"%s\n", session_prog(s), why);
+		shell_run_plain(s, stdin);
+		undo_list_report(s);
+		return s->failed;
+	}
+	/* debugfs keeps no history file: its personality keeps none */
+	hist = s->debugfs ? NULL : history_path();
 	rl_session = s;
 	rl_readline_name = session_prog(s);
 	rl_attempted_completion_function = complete;
