@@ -12,7 +12,7 @@
 #define CURSES_DL_FUNCS(X) X(cbreak) X(curs_set) X(delscreen) X(endwin) \
 	X(getmouse) X(has_colors) X(init_pair) X(keypad) X(mouseinterval) \
 	X(mousemask) X(newterm) X(noecho) X(resizeterm) X(set_escdelay) \
-	X(start_color) X(use_default_colors) X(waddch) X(waddnstr) X(wattrset) \
+	X(setcchar) X(start_color) X(use_default_colors) X(wadd_wch) X(waddch) X(waddnstr) X(wattrset) \
 	X(wclear) X(wclrtoeol) X(werase) X(wgetch) X(whline) X(winnwstr) X(wmove) \
 	X(wrefresh) X(wtimeout)
 #define CURSES_DL_VARS(X) X(stdscr) X(COLORS) X(COLOR_PAIRS)
@@ -46,8 +46,10 @@ int curses_dl_load(char *why, size_t len);
 #define noecho (curses_dl.noecho)
 #define resizeterm (curses_dl.resizeterm)
 #define set_escdelay (curses_dl.set_escdelay)
+#define setcchar (curses_dl.setcchar)
 #define start_color (curses_dl.start_color)
 #define use_default_colors (curses_dl.use_default_colors)
+#define wadd_wch (curses_dl.wadd_wch)
 #define waddch (curses_dl.waddch)
 #define waddnstr (curses_dl.waddnstr)
 #undef wattrset		/* a macro in some ncurses builds */
