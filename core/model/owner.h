@@ -177,6 +177,13 @@ errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
  * a malloc per path was a tenth of `frag --top 10000`. */
 errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
 			   char **paths, size_t n, char **arena);
+/* The same answers on a consistent filesystem, reading only each inode's
+ * parent chain (owner_parent.c: a directory of its group holding it, then
+ * `..` up to the root); a special inode has no path.  A chain not found
+ * (a file of several links, a parent elsewhere, a bad checksum) makes it
+ * walk as owner_find_paths does, for every want. */
+errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
+				char **paths, size_t n, char **arena);
 
 /*
  * Like owner_class_counts, but before the scan has begun (no bitmap read

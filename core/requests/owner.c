@@ -278,7 +278,9 @@ static int do_owner(struct session *s, int argc, char **argv)
 		want[n + j] = claims[j].run.ino;
 	/* a metadata-only e2image file holds no directory block to walk */
 	err = fs_probe_metadata_only(s->fs) ? 0 :
-	      owner_find_paths(s->fs, want, paths, n + nc, &arena);
+	      all || owner_index_complete(s) ?
+	      owner_find_paths(s->fs, want, paths, n + nc, &arena) :
+	      owner_find_paths_near(s->fs, want, paths, n + nc, &arena);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))
