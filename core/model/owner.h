@@ -179,9 +179,9 @@ errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
 			   char **paths, size_t n, char **arena);
 /* The same answers on a consistent filesystem, reading only each inode's
  * parent chain (owner_parent.c: a directory of its group holding it, then
- * `..` up to the root); a special inode has no path.  A chain not found
- * (a file of several links, a parent elsewhere, a bad checksum) makes it
- * walk as owner_find_paths does, for every want. */
+ * `..` up to the root); a special inode has no path.  More than a few
+ * inodes, or a chain not found (a file of several links, a parent
+ * elsewhere, a bad checksum), and it walks as owner_find_paths does. */
 errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
 				char **paths, size_t n, char **arena);
 

@@ -9,6 +9,7 @@
 
 #define NEAR_DIRS 16	/* directories of the group tried as the parent */
 #define MAX_DEPTH 4096	/* levels climbed before giving up (a loop) */
+#define NEAR_MAX 8	/* inodes beyond which one walk costs less */
 
 /* What one directory's iteration looks for and finds. */
 struct seek {
@@ -218,6 +219,10 @@ errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
 	memset(paths, 0, n * sizeof(*paths));
 	if (!one)
 		return ENOMEM;
+	for (i = 0, j = 0; i < n && j <= NEAR_MAX; i++)
+		j += want[i] >= EXT2_FIRST_INODE(fs->super) &&
+		     want[i] <= fs->super->s_inodes_count;
+	walk = j > NEAR_MAX;
 	for (i = 0; i < n && !err && !walk; i++) {
 		if (!want[i] || want[i] > fs->super->s_inodes_count ||
 		    (want[i] < EXT2_FIRST_INODE(fs->super) &&

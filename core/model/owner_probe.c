@@ -201,6 +201,9 @@ static void probe_settle_free(ext2_filsys fs, struct owner_index *idx,
 	}
 }
 
+#define ORDER_MAX 64	/* blocks beyond which their groups are most of them:
+			 * inode order, with its readahead */
+
 /*
  * The one-owner probe's order: the inode tables likeliest to own the
  * blocks still without an answer first (owner_order.c), so that the stop
@@ -215,6 +218,7 @@ static errcode_t probe_set_order(ext2_filsys fs, struct owner_index *idx,
 
 	*ord = NULL;
 	if (!idx->probe_found || !idx->probe_left || !idx->scan ||
+	    idx->probe_left > ORDER_MAX ||
 	    (fs->flags & EXT2_FLAG_IMAGE_FILE))
 		return 0;
 	want = malloc(idx->probe_left * sizeof(*want));
