@@ -66,8 +66,11 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
  * gives: from the session's index when it is complete, else from one inode
  * scan that keeps only the runs touching those blocks' clusters (nothing
  * is kept in the session; memory grows with n, not with the file count).
- * The scan stops once every block has an owner, so a block two inodes
- * claim may get either; owner_lookup_all tells every claim.  Without a
+ * It takes the filesystem as consistent: a block free in the bitmap is
+ * free, the inode tables likeliest to own the others are read first (a
+ * few blocks: owner_order.c) and the scan stops once every block has an
+ * owner, so a block two inodes claim may get either and a free block an
+ * inode claims is told free; owner_lookup_all tells every claim.  Without a
  * loaded block bitmap it reads the bitmaps of the blocks' groups only
  * (owner_probe_groups_only); their read errors are ext2fs_read_bitmaps's.
  */
