@@ -66,8 +66,11 @@ errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run);
  * gives: from the session's index when it is complete, else from one inode
  * scan that keeps only the runs touching those blocks' clusters (nothing
  * is kept in the session; memory grows with n, not with the file count).
- * The scan stops once every block has an owner, so a block two inodes
- * claim may get either; owner_lookup_all tells every claim.  Without a
+ * It takes the filesystem as consistent: a block free in the bitmap is
+ * free, the inode tables likeliest to own the others are read first (a
+ * few blocks: owner_order.c) and the scan stops once every block has an
+ * owner, so a block two inodes claim may get either and a free block an
+ * inode claims is told free; owner_lookup_all tells every claim.  Without a
  * loaded block bitmap it reads the bitmaps of the blocks' groups only
  * (owner_probe_groups_only); their read errors are ext2fs_read_bitmaps's.
  */
@@ -177,6 +180,13 @@ errcode_t owner_find_parents(ext2_filsys fs, const ext2_ino_t *want,
  * a malloc per path was a tenth of `frag --top 10000`. */
 errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
 			   char **paths, size_t n, char **arena);
+/* The same answers on a consistent filesystem, reading only each inode's
+ * parent chain (owner_parent.c: a directory of its group holding it, then
+ * `..` up to the root); a special inode has no path.  More than a few
+ * inodes, or a chain not found (a file of several links, a parent
+ * elsewhere, a bad checksum), and it walks as owner_find_paths does. */
+errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
+				char **paths, size_t n, char **arena);
 
 /*
  * Like owner_class_counts, but before the scan has begun (no bitmap read

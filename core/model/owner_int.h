@@ -219,6 +219,11 @@ struct owner_index {
 	dgrp_t *pgroup;
 	unsigned char *pbits;
 	size_t npgroup;
+	/* a probe scan in an order of its own (owner_probe.c): the groups
+	 * whose inodes it reads, porder[0..nporder), porder[porder_at] the
+	 * one being read; NULL: inode order */
+	const dgrp_t *porder;
+	size_t nporder, porder_at;
 	ext2_inode_scan scan;
 	char *inode_buf;
 	int complete;

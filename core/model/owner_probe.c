@@ -2,6 +2,7 @@
  * inode scan that keeps only the runs touching those blocks' clusters, then
  * the same lookup the full index answers with. */
 #include "owner_int.h"
+#include "owner_order.h"
 #include "bitmap_group.h"
 
 #include <errno.h>
@@ -174,6 +175,74 @@ out:
 	return err;
 }
 
+/*
+ * The one-owner probe's stop, before the scan: a block free in the
+ * bitmap has its answer (free: on a consistent filesystem no inode claims
+ * it), so it does not keep the scan reading every inode.
+ */
+static void probe_settle_free(ext2_filsys fs, struct owner_index *idx,
+			      int part)
+{
+	blk64_t fdb = fs->super->s_first_data_block, z;
+	size_t k;
+	int used;
+
+	for (k = 0; idx->probe_found && k < idx->nprobe; k++) {
+		if (idx->probe_found[k] || idx->probe[k].start < fdb)
+			continue;
+		used = part ? owner_probe_find(fs, idx, idx->probe[k].start,
+					       idx->probe[k].end, 0, &z) != 0 :
+		       ext2fs_test_block_bitmap2(fs->block_map,
+						 idx->probe[k].start);
+		if (!used) {
+			idx->probe_found[k] = 1;
+			idx->probe_left--;
+		}
+	}
+}
+
+#define ORDER_MAX 64	/* blocks beyond which their groups are most of them:
+			 * inode order, with its readahead */
+
+/*
+ * The one-owner probe's order: the inode tables likeliest to own the
+ * blocks still without an answer first (owner_order.c), so that the stop
+ * comes after a few groups; *ord is the caller's to free.
+ */
+static errcode_t probe_set_order(ext2_filsys fs, struct owner_index *idx,
+				 dgrp_t **ord)
+{
+	blk64_t *want;
+	size_t k, n = 0;
+	errcode_t err;
+
+	*ord = NULL;
+	if (!idx->probe_found || !idx->probe_left || !idx->scan ||
+	    idx->probe_left > ORDER_MAX ||
+	    (fs->flags & EXT2_FLAG_IMAGE_FILE))
+		return 0;
+	want = malloc(idx->probe_left * sizeof(*want));
+	if (!want)
+		return ENOMEM;
+	for (k = 0; k < idx->nprobe; k++)
+		if (!idx->probe_found[k] && n < idx->probe_left)
+			want[n++] = idx->probe[k].start;
+	err = owner_probe_order(fs, want, n, ord);
+	free(want);
+	if (err)
+		return err;
+	idx->porder = *ord;
+	idx->nporder = fs->group_desc_count;
+	idx->porder_at = 0;
+	err = ext2fs_inode_scan_goto_blockgroup(idx->scan, (*ord)[0]);
+	if (err) {
+		/* inode order, then */
+		idx->porder = NULL;
+		return 0;
+	}
+	return 0;
+}
+
 errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
 			   blk64_t a, blk64_t b, int set, blk64_t *z)
 {
@@ -225,6 +294,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 	struct owner_probe *probe = NULL;
 	struct owner_index *idx = NULL;
 	uint64_t *map = NULL;
+	dgrp_t *ord = NULL;
 	errcode_t err;
 	size_t i;
 	int done = 0, part;
@@ -268,6 +338,14 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 	err = claims ? 0 : probe_early_stop(s->fs, idx);
 	if (err)
 		goto out;
+	/* one owner a block: free blocks answered by the bitmap, and the
+	 * likeliest inode tables read first */
+	if (!claims) {
+		probe_settle_free(s->fs, idx, part);
+		err = probe_set_order(s->fs, idx, &ord);
+		if (err)
+			goto out;
+	}
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
 	for (i = 0; !err && i < n; i++)
@@ -278,6 +356,7 @@ out:
 	owner_index_free(idx);
 	free(probe);
 	free(map);
+	free(ord);
 	return err;
 }
 

@@ -106,8 +106,8 @@ static void scan_readahead(ext2_filsys fs, struct owner_index *idx)
 	unsigned isize = EXT2_INODE_SIZE(fs->super);
 	unsigned long long used, off, len;
 
-	if (idx->rafd < 0)
-		return;
+	if (idx->rafd < 0 || idx->porder)
+		return;		/* an ordered probe reads few groups */
 	for (g = idx->ra_next; g < fs->group_desc_count && g <= cur + RA_GROUPS;
 	     g++) {
 		used = ipg;
@@ -198,6 +198,26 @@ static int defer(ext2_filsys fs, struct owner_index *idx, ext2_ino_t ino,
 }
 
 /*
+ * With a probe order: is ino (0: the scan's end) in the group being read?
+ * Else moves the scan to the next group of the order and returns 0 (read
+ * on); at the order's end *ino is 0.
+ */
+static int order_keep(ext2_filsys fs, struct owner_index *idx,
+		      ext2_ino_t *ino)
+{
+	ext2_ino_t ipg = fs->super->s_inodes_per_group;
+
+	if (*ino && (*ino - 1) / ipg == idx->porder[idx->porder_at])
+		return 1;
+	while (++idx->porder_at < idx->nporder)
+		if (!ext2fs_inode_scan_goto_blockgroup(idx->scan,
+					idx->porder[idx->porder_at]))
+			return 0;
+	*ino = 0;
+	return 1;
+}
+
+/*
  * A probe scan whose every asked block has an owner: the rest of the
  * inodes are not read.  The first owner found in inode order is the one
  * told, as debugfs icheck tells it (a block two inodes claim, on a damaged
@@ -255,6 +275,8 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 			idx->bad_inodes++;
 			continue;
 		}
+		if (idx->porder && !order_keep(fs, idx, &ino))
+			continue;
 		if (!ino)
 			break;
 		idx->last_ino = ino;

@@ -203,6 +203,8 @@ static void print_one(struct session *s, blk64_t blk,
 	}
 }
 
+extern const struct cmd_entry cmd_owner;
+
 static int do_owner(struct session *s, int argc, char **argv)
 {
 	struct owner_run *runs = NULL;
@@ -211,10 +213,19 @@ static int do_owner(struct session *s, int argc, char **argv)
 	ext2_ino_t *want = NULL;
 	char **paths = NULL, *arena = NULL;
 	size_t nc = 0, c, m, j;
-	int i, n = argc - 1, ret = CMD_FAIL;
+	int i, n, ret = CMD_FAIL, all = 0;
+	char **args;
 	char *end;
 	errcode_t err;
 
+	/* -a: every claim, from a scan of every inode */
+	if (argc > 1 && !strcmp(argv[1], "-a")) {
+		all = 1;
+		if (argc < 3)
+			return cmd_usage(s, &cmd_owner, argv[0]);
+	}
+	n = argc - 1 - all;
+	args = argv + 1 + all;
 	/* the dispatcher's bitmap check, unless the asked groups' bitmaps
 	 * are all that is read */
 	if (!owner_probe_groups_only(s) &&
@@ -228,21 +239,24 @@ static int do_owner(struct session *s, int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		errno = 0;
-		blks[i] = strtoull(argv[i + 1], &end, 0);
-		if (errno || end == argv[i + 1] || *end ||
-		    argv[i + 1][0] == '-' ||
+		blks[i] = strtoull(args[i], &end, 0);
+		if (errno || end == args[i] || *end ||
+		    args[i][0] == '-' ||
 		    blks[i] >= ext2fs_blocks_count(s->fs->super)) {
 			out_error(s->out, argv[0], 0,
 				  "bad block number %s (the filesystem has "
-				  "%llu blocks)", argv[i + 1],
+				  "%llu blocks)", args[i],
 				  (unsigned long long)
 				  ext2fs_blocks_count(s->fs->super));
 			goto out;
 		}
 	}
-	/* every claimant, without building the whole index when the
-	 * session has none */
-	err = owner_lookup_all(s, blks, n, runs, &claims, &nc);
+	/* every claimant from the index or with -a (a scan of every
+	 * inode), else one owner a block (a scan that stops once each has
+	 * one) */
+	err = all || owner_index_complete(s) ?
+	      owner_lookup_all(s, blks, n, runs, &claims, &nc) :
+	      owner_lookup_blocks(s, blks, n, runs);
 	if (err) {
 		out_error(s->out, argv[0], err,
 			  err == EXT2_ET_BLOCK_BITMAP_READ ||
@@ -264,7 +278,9 @@ static int do_owner(struct session *s, int argc, char **argv)
 		want[n + j] = claims[j].run.ino;
 	/* a metadata-only e2image file holds no directory block to walk */
 	err = fs_probe_metadata_only(s->fs) ? 0 :
-	      owner_find_paths(s->fs, want, paths, n + nc, &arena);
+	      all || owner_index_complete(s) ?
+	      owner_find_paths(s->fs, want, paths, n + nc, &arena) :
+	      owner_find_paths_near(s->fs, want, paths, n + nc, &arena);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
 	if (sink_is_json(s->out))
@@ -292,7 +308,7 @@ out:
 
 const struct cmd_entry cmd_owner = {
 	.name = "owner",
-	.synopsis = "owner BLOCK...",
+	.synopsis = "owner [-a] BLOCK...",
 	.summary = "Tell what owns each block: metadata, a file, free space",
 	/* the block bitmap of the asked blocks' groups is read when none is
 	 * loaded (its errors told as the dispatcher tells them) */
@@ -300,6 +316,6 @@ const struct cmd_entry cmd_owner = {
 	.run = do_owner,
 	.min_args = 2,
 	.max_args = INT_MAX,
-	.usage = "BLOCK...",
+	.usage = "[-a] BLOCK...",
 	.usage_name = "owner",
 };

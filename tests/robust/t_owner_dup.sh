@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_owner_dup.sh - a block two inodes claim (e2fsprogs's f_dup, f_dup2 and
-# f_dupsuper images) is told with every claimant, the same whether `owner`
-# scans alone or answers from the index `map` built: the inodes debugfs's
+# f_dupsuper images) is told by `owner -a` with every claimant, the same
+# whether it scans alone or answers from the index `map` built: the inodes debugfs's
 # `stat` maps it in, the one `icheck` names among them, a "claimed by N"
 # note, and in --json an owners array of N.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -72,7 +72,7 @@ for img in f_dup f_dup2 f_dupsuper; do
 			sort -u | wc -l)
 		word=inodes
 		grep -q "^$b meta " "$T/claims" && word=owners
-		"$E2LAYOUT" -R "owner $b" "$T/$img.img" > "$T/alone" 2>&1 ||
+		"$E2LAYOUT" -R "owner -a $b" "$T/$img.img" > "$T/alone" 2>&1 ||
 			check "$img: owner $b failed: $(cat "$T/alone")"
 		printf 'map\nowner %s\n' "$b" |
 			"$E2LAYOUT" -f /dev/stdin "$T/$img.img" 2>&1 |
@@ -109,7 +109,7 @@ for img in f_dup f_dup2 f_dupsuper; do
 				     "$(cat "$T/alone")"
 		done > "$T/lbad"
 		[ -s "$T/lbad" ] && check "$(cat "$T/lbad")"
-		"$E2LAYOUT" --json -R "owner $b" "$T/$img.img" > "$T/json" \
+		"$E2LAYOUT" --json -R "owner -a $b" "$T/$img.img" > "$T/json" \
 			2>&1 || check "$img: owner --json $b failed"
 		jn=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

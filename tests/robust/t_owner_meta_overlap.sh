@@ -62,7 +62,7 @@ $it1: inode table, group 0
 $ib: inode bitmap, group 3; claimed by 2 owners
 $ib: also journal, group 2, inode 8, logical block $((ib - j0))
 $((ib + 1)): journal, group 2, inode 8, logical block $((ib + 1 - j0))"
-q="owner $bb $((bb + 1)) $it1 $ib $((ib + 1))"
+q="owner -a $bb $((bb + 1)) $it1 $ib $((ib + 1))"
 "$E2LAYOUT" -R "$q" "$img" > "$T/own1" 2>&1 || fail "owner exit $?"
 [ "$(cat "$T/own1")" = "$want" ] ||
 	check "owner alone:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_owner_probe_corpus.sh - `owner` of many blocks at once (the probe scan
+# t_owner_probe_corpus.sh - `owner -a` of many blocks at once (the probe scan
 # with its bucket map, no index) gives the very answers the full index
 # gives, every claimant included, on e2fsprogs images chosen for the edge
 # cases of pruning: extent index and leaf blocks, trees deeper than one
@@ -31,7 +31,7 @@ for name in f_extents f_extents2 f_extent_too_deep f_collapse_extent_tree \
 				 for (b = 0; b < n; b += (b < 4000 ? 1 : st))
 				 print b }' > "$T/blocks"
 	blocks=$(tr '\n' ' ' < "$T/blocks")
-	"$E2LAYOUT" -R "owner $blocks" "$T/i.img" > "$T/probe" 2>&1 ||
+	"$E2LAYOUT" -R "owner -a $blocks" "$T/i.img" > "$T/probe" 2>&1 ||
 		fail "$name: owner failed: $(tail -1 "$T/probe")"
 	{ echo "map 0-0"; xargs -n 200 echo owner < "$T/blocks"; } \
 		> "$T/script"
