@@ -169,6 +169,7 @@ struct fpage {
 struct fprev {
 	blk64_t end;
 	uint32_t ino;
+	uint32_t lnext;		/* the logical block after the last run */
 };
 
 struct fbucket {
@@ -181,9 +182,9 @@ struct fblk {
 	blk64_t start;		/* its first run's */
 	blk64_t maxend;		/* the furthest end of its runs and all before */
 	const struct fpage *page;
-	uint32_t off;		/* in page->b */
+	uint16_t off;		/* in page->b */
+	uint16_t n;
 	uint32_t ino;		/* its first run's */
-	uint32_t n;
 };
 
 struct fpack {

@@ -22,12 +22,6 @@ static int cls_code(int cls)
 	return -1;
 }
 
-/*
- * One run as varints (LEB128), relative to the run before it in its
- * stream: the zig-zag gap from that run's end (mostly 0), len - 1, the
- * zig-zag inode delta, then lblk << 2 | class code.  At most FPACK_RUN_MAX
- * bytes: a run never straddles two pages.
- */
 static inline uint8_t *put_var(uint8_t *p, uint64_t x)
 {
 	while (x >= 0x80) {
@@ -61,37 +55,92 @@ static inline int64_t zag(uint64_t x)
 	return (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
 }
 
+/*
+ * One run, relative to the run before it in its stream: a head byte, then
+ * the varints (LEB128) it does not make needless.  Head bits 0-1: the class
+ * code; bit 2: the run starts where the last ended, else the zig-zag gap
+ * follows; bits 3-4: the same inode (0), the next (1), else the zig-zag
+ * delta follows (2); bit 5: the logical block is the one expected (the
+ * last run's end in the same inode, else 0), else it follows; bits 6-7:
+ * len - 1 when len is at most 3, else 3 and len - 1 follows.  The usual run (a small file after the
+ * one before it) is one byte; at most FPACK_RUN_MAX bytes, so that a run
+ * never straddles two pages.
+ */
+#define H_GAP0 0x04
+#define H_INO_SHIFT 3
+#define H_LB 0x20
+#define H_LEN_SHIFT 6
+
 static uint8_t *put_run(uint8_t *p, struct fprev *pv, blk64_t start,
 			uint32_t len, uint32_t ino, uint32_t lblk, int code)
 {
-	p = put_var(p, zig((int64_t)(start - pv->end)));
-	p = put_var(p, len - 1);
-	p = put_var(p, zig((int64_t)ino - (int64_t)pv->ino));
-	p = put_var(p, (uint64_t)lblk << 2 | (unsigned)code);
+	uint8_t *h = p++;
+	unsigned head = (unsigned)code, im;
+	uint32_t expect = ino == pv->ino ? pv->lnext : 0;
+
+	if (start == pv->end)
+		head |= H_GAP0;
+	else
+		p = put_var(p, zig((int64_t)(start - pv->end)));
+	im = ino == pv->ino ? 0 : ino == pv->ino + 1 ? 1 : 2;
+	head |= im << H_INO_SHIFT;
+	if (im == 2)
+		p = put_var(p, zig((int64_t)ino - (int64_t)pv->ino));
+	if (lblk == expect)
+		head |= H_LB;
+	else
+		p = put_var(p, lblk);
+	if (len <= 3) {
+		head |= (len - 1) << H_LEN_SHIFT;
+	} else {
+		head |= 3U << H_LEN_SHIFT;
+		p = put_var(p, len - 1);
+	}
+	*h = (uint8_t)head;
 	pv->end = start + len;
 	pv->ino = ino;
+	pv->lnext = lblk + len;
 	return p;
 }
 
 static inline const uint8_t *get_run(const uint8_t *p, struct fprev *pv,
 				     struct orun *r)
 {
-	uint64_t g, l, d, c;
-	blk64_t start;
+	unsigned head = *p++, im, ln;
+	uint64_t x;
+	blk64_t start = pv->end;
+	uint32_t ino = pv->ino, lblk;
 
-	p = get_var(p, &g);
-	p = get_var(p, &l);
-	p = get_var(p, &d);
-	p = get_var(p, &c);
-	start = pv->end + (blk64_t)zag(g);
+	if (!(head & H_GAP0)) {
+		p = get_var(p, &x);
+		start += (blk64_t)zag(x);
+	}
+	im = (head >> H_INO_SHIFT) & 3;
+	if (im == 1) {
+		ino++;
+	} else if (im == 2) {
+		p = get_var(p, &x);
+		ino = (uint32_t)((int64_t)ino + zag(x));
+	}
+	lblk = ino == pv->ino ? pv->lnext : 0;
+	if (!(head & H_LB)) {
+		p = get_var(p, &x);
+		lblk = (uint32_t)x;
+	}
+	ln = (head >> H_LEN_SHIFT) + 1;
+	if (ln == 4) {
+		p = get_var(p, &x);
+		ln = (unsigned)x + 1;
+	}
 	orun_set_start(r, start);
-	r->len = (uint32_t)l + 1;
-	r->ino = (uint32_t)((int64_t)pv->ino + zag(d));
-	r->cls = code_cls[c & 3];
+	r->len = ln;
+	r->ino = ino;
+	r->cls = code_cls[head & 3];
 	r->pad = 0;
-	r->lblk = (uint32_t)(c >> 2);
-	pv->end = start + r->len;
-	pv->ino = r->ino;
+	r->lblk = lblk;
+	pv->end = start + ln;
+	pv->ino = ino;
+	pv->lnext = lblk + ln;
 	return p;
 }
 
@@ -225,7 +274,7 @@ errcode_t fpack_each(const struct fpack *v,
 		return 0;
 	}
 	for (k = 0; k < v->nb; k++) {
-		pv = (struct fprev){0, 0};
+		pv = (struct fprev){0, 0, 0};
 		for (g = v->b[k].head; g; g = g->next)
 			for (p = g->b; p < g->b + g->used;) {
 				p = get_run(p, &pv, &r);
@@ -271,9 +320,9 @@ static errcode_t out_run(struct fout *o, const struct orun *r)
 		b->start = start;
 		b->ino = r->ino;
 		b->n = 0;
-		b->off = o->tail->used;
+		b->off = (uint16_t)o->tail->used;
 		b->page = o->tail;
-		o->pv = (struct fprev){start, r->ino};
+		o->pv = (struct fprev){start, r->ino, 0};
 	}
 	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
 					   start, r->len, r->ino, r->lblk,
@@ -312,7 +361,7 @@ errcode_t fpack_sort(struct fpack *v)
 	for (k = 0; k < v->nb; k++) {
 		struct fbucket *b = &v->b[k];
 
-		pv = (struct fprev){0, 0};
+		pv = (struct fprev){0, 0, 0};
 		for (g = b->head; g && !err; g = g->next)
 			for (p = g->b; p < g->b + g->used && !err;) {
 				p = get_run(p, &pv, &r);
@@ -375,7 +424,7 @@ static void at_block(struct fpack_it *it, size_t b)
 	it->b = b;
 	it->left = k->n;
 	it->p = k->page->b + k->off;
-	it->pv = (struct fprev){k->start, k->ino};
+	it->pv = (struct fprev){k->start, k->ino, 0};
 	it->p = get_run(it->p, &it->pv, &it->r);
 	it->left--;
 	it->ok = 1;
