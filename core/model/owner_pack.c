@@ -63,8 +63,8 @@ static inline int64_t zag(uint64_t x)
  * delta follows (2); bit 5: the logical block is the one expected (the
  * last run's end in the same inode, else 0), else it follows; bits 6-7:
  * len - 1 when len is at most 3, else 3 and len - 1 follows.  The usual
- * run (a small file after the one before it) is one byte; at most FPACK_RUN_MAX bytes, so that a run
- * never straddles two pages.
+ * run (a small file after the one before it) is one byte; at most
+ * FPACK_RUN_MAX bytes, so that a run never straddles two pages.
  */
 #define H_GAP0 0x04
 #define H_INO_SHIFT 3
