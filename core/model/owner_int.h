@@ -176,6 +176,9 @@ struct fbucket {
 	struct fpage *head, *tail;
 	struct fprev prev;	/* the last run pushed */
 	size_t n;
+	blk64_t last;		/* the last run's start */
+	int mixed;		/* a run pushed at or before the last's start:
+				   the bucket needs the sort */
 };
 
 struct fblk {

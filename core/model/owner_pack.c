@@ -194,6 +194,9 @@ static errcode_t raw_put(struct fpack *v, blk64_t start, uint32_t len,
 		if (!g)
 			return ENOMEM;
 	}
+	if (b->n && start <= b->last)
+		b->mixed = 1;
+	b->last = start;
 	g->used = (uint32_t)(put_run(g->b + g->used, &b->prev, start, len,
 				     ino, lblk, code) - g->b);
 	b->n++;
@@ -365,7 +368,9 @@ errcode_t fpack_sort(struct fpack *v)
 		for (g = b->head; g && !err; g = g->next)
 			for (p = g->b; p < g->b + g->used && !err;) {
 				p = get_run(p, &pv, &r);
-				err = frun_push(&w, &r);
+				/* starts rising: in order, no duplicates */
+				err = b->mixed ? frun_push(&w, &r)
+					       : out_run(&o, &r);
 			}
 		pages_free(b->head);
 		memset(b, 0, sizeof(*b));
