@@ -47,7 +47,7 @@ static inline const uint8_t *get_var(const uint8_t *p, uint64_t *x)
 
 static inline uint64_t zig(int64_t x)
 {
-	return ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
+	return ((uint64_t)x << 1) ^ (x < 0 ? ~(uint64_t)0 : 0);
 }
 
 static inline int64_t zag(uint64_t x)
