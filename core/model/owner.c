@@ -220,25 +220,6 @@ static int scan_buffer_blocks(ext2_filsys fs)
 	return n < max ? n : max;
 }
 
-/* Room for about one and a half runs per used inode, so that the vector
- * is seldom grown (pages never touched cost no memory; capped, and growth
- * still works beyond it). */
-static void reserve_runs(ext2_filsys fs, struct frun_vec *v)
-{
-	unsigned long long used = fs->super->s_inodes_count -
-				  fs->super->s_free_inodes_count;
-	size_t cap;
-
-	if (fs->super->s_free_inodes_count > fs->super->s_inodes_count)
-		return;
-	cap = used + used / 2 + 256;
-	if (cap > (64U << 20) / sizeof(*v->v) * 16)
-		cap = (64U << 20) / sizeof(*v->v) * 16;
-	v->v = malloc(cap * sizeof(*v->v));
-	if (v->v)
-		v->cap = cap;
-}
-
 #define OWNER_TOP_KEEP 1024	/* worst files the session's index keeps */
 
 errcode_t owner_idx_open(ext2_filsys fs, const char *device,
@@ -257,6 +238,10 @@ errcode_t owner_idx_open(ext2_filsys fs, const char *device,
 		return ENOMEM;
 	idx->rafd = -1;
 	idx->keep = keep;
+	/* the session's index sorts its runs a range of blocks at a time;
+	 * the others keep the order of the scan */
+	fpack_init(&idx->files, ext2fs_blocks_count(fs->super),
+		   keep == OKEEP_ALL ? FPACK_BUCKETS : 1);
 	idx->topmax = topmax;
 	err = meta_groups(fs, &idx->meta);
 	if (!err)
@@ -268,8 +253,6 @@ errcode_t owner_idx_open(ext2_filsys fs, const char *device,
 	err = orun_index(&idx->meta);
 	if (err)
 		goto out;
-	if (keep == OKEEP_ALL)
-		reserve_runs(fs, &idx->files);
 	idx->inode_buf = malloc(EXT2_INODE_SIZE(fs->super));
 	if (!idx->inode_buf) {
 		err = ENOMEM;
@@ -469,31 +452,41 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
 }
 
 /* Asks for the directory blocks idx knows (up to 64 MiB). */
+struct ra_ctx {
+	int fd;
+	unsigned blocksize;
+	unsigned long long budget;
+};
+
+/* Asks for one directory run's blocks while the budget lasts. */
+static int ra_run(const struct orun *r, void *arg)
+{
+	struct ra_ctx *c = arg;
+	unsigned long long len;
+
+	if (r->cls != OWN_DIR)
+		return 0;
+	len = (unsigned long long)r->len * c->blocksize;
+	if (len > c->budget)
+		len = c->budget;
+	c->budget -= len;
+	posix_fadvise(c->fd, (off_t)(orun_start(r) * c->blocksize), len,
+		      POSIX_FADV_WILLNEED);
+	return !c->budget;
+}
+
 static void readahead_dirs(struct session *s, const struct owner_index *idx)
 {
-	unsigned long long budget = 64ULL << 20, len;
-	size_t i;
-	int fd;
+	struct ra_ctx c = {.budget = 64ULL << 20};
 
 	if (!idx->complete || !s->device)
 		return;
-	fd = open(s->device, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	c.blocksize = s->fs->blocksize;
+	c.fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	if (c.fd < 0)
 		return;
-	for (i = 0; i < idx->files.n && budget; i++) {
-		struct orun r;
-
-		frun_unpack(&idx->files, &idx->files.v[i], &r);
-		if (r.cls != OWN_DIR)
-			continue;
-		len = (unsigned long long)r.len * s->fs->blocksize;
-		if (len > budget)
-			len = budget;
-		budget -= len;
-		posix_fadvise(fd, (off_t)(orun_start(&r) * s->fs->blocksize),
-			      len, POSIX_FADV_WILLNEED);
-	}
-	close(fd);
+	fpack_each(&idx->files, ra_run, &c);
+	close(c.fd);
 }
 
 void owner_readahead_dirs(struct session *s)
@@ -518,8 +511,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->pbits);
 	free(idx->meta.v);
 	free(idx->meta.maxend);
-	free(idx->files.v);
-	free(idx->files.lx);
+	fpack_free(&idx->files);
 	free(idx->frag);
 	free(idx);
 }

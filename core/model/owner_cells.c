@@ -138,14 +138,19 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 			     blk64_t first, blk64_t end, blk64_t *counts)
 {
-	static const struct frun_vec none;
+	static const struct fpack none;
 	const struct orun_vec *mv = &idx->meta;
-	const struct frun_vec *fv = idx->complete ? owner_files(idx) : &none;
+	struct fpack_it j = {.v = &none};
 	struct bitwin w;
 	blk64_t pos = first, next, rend;
-	size_t i, j;
+	size_t i;
 	errcode_t err;
 
+	if (idx->complete) {
+		err = owner_files(idx, &j.v);
+		if (err)
+			return err;
+	}
 	w.fs = fs;
 	w.bstart = ext2fs_get_block_bitmap_start2(fs->block_map);
 	w.n = 0;
@@ -153,12 +158,12 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 	w.limit = end;
 	w.gfirst = w.gend = 0;
 	i = orun_find(mv, pos);
-	j = frun_find(fv, pos);
+	fpack_at(&j, pos);
 	while (pos < end) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
-		while (j < fv->n && frun_end(&fv->v[j]) <= pos)
-			j++;
+		while (j.ok && orun_end(&j.r) <= pos)
+			fpack_next(&j);
 		next = end;
 		if (i < mv->n && orun_start(&mv->v[i]) < next)
 			next = orun_start(&mv->v[i]);
@@ -169,15 +174,15 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 			pos = rend;
 			continue;
 		}
-		if (j < fv->n && frun_start(&fv->v[j]) <= pos) {
-			rend = frun_end(&fv->v[j]);
+		if (j.ok && orun_start(&j.r) <= pos) {
+			rend = orun_end(&j.r);
 			rend = rend < next ? rend : next;
-			counts[frun_cls(&fv->v[j])] += rend - pos;
+			counts[j.r.cls] += rend - pos;
 			pos = rend;
 			continue;
 		}
-		if (j < fv->n && frun_start(&fv->v[j]) < next)
-			next = frun_start(&fv->v[j]);
+		if (j.ok && orun_start(&j.r) < next)
+			next = orun_start(&j.r);
 		err = count_gap(&w, pos, next, counts);
 		if (err)
 			return err;

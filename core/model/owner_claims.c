@@ -87,6 +87,11 @@ static int claim_run(const struct claims_ctx *c, const struct orun *r)
 	return 0;
 }
 
+static int claim_each(const struct orun *r, void *arg)
+{
+	return claim_run(arg, r);
+}
+
 errcode_t owner_claims(struct session *s, const struct owner_query *q,
 		       size_t n, int (*fn)(size_t k, const struct owner_run *run,
 					   void *arg),
@@ -96,8 +101,7 @@ errcode_t owner_claims(struct session *s, const struct owner_query *q,
 	struct qsorted *qs = NULL;
 	blk64_t *maxend = NULL;
 	const struct orun_vec *meta;
-	const struct frun_vec *files;
-	struct orun r;
+	const struct fpack *files;
 	size_t i, m = 0;
 	errcode_t err;
 
@@ -133,11 +137,7 @@ errcode_t owner_claims(struct session *s, const struct owner_query *q,
 	for (i = 0; i < meta->n; i++)
 		if (claim_run(&c, &meta->v[i]))
 			goto out;
-	for (i = 0; i < files->n; i++) {
-		frun_unpack(files, &files->v[i], &r);
-		if (claim_run(&c, &r))
-			goto out;
-	}
+	fpack_each(files, claim_each, &c);
 out:
 	free(qs);
 	free(maxend);

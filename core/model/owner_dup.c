@@ -96,13 +96,27 @@ static void run_claims(ext2_filsys fs, const struct orun *r,
 	}
 }
 
+struct dup_ctx {
+	ext2_filsys fs;
+	const struct bk *b;
+	size_t n;
+	struct cvec *c;
+};
+
+static int dup_run(const struct orun *r, void *arg)
+{
+	struct dup_ctx *d = arg;
+
+	run_claims(d->fs, r, d->b, d->n, d->c);
+	return d->c->err != 0;
+}
+
 errcode_t owner_idx_claims(ext2_filsys fs, const struct owner_index *idx,
 			   const blk64_t *blks, size_t n,
 			   struct owner_claim **claims, size_t *nclaims)
 {
 	struct cvec c = {0};
 	struct bk *b;
-	struct orun r;
 	size_t i;
 
 	*claims = NULL;
@@ -115,9 +129,10 @@ errcode_t owner_idx_claims(ext2_filsys fs, const struct owner_index *idx,
 	qsort(b, n, sizeof(*b), bk_cmp);
 	for (i = 0; i < idx->meta.n && !c.err; i++)
 		run_claims(fs, &idx->meta.v[i], b, n, &c);
-	for (i = 0; i < idx->files.n && !c.err; i++) {
-		frun_unpack(&idx->files, &idx->files.v[i], &r);
-		run_claims(fs, &r, b, n, &c);
+	if (!c.err) {
+		struct dup_ctx d = {fs, b, n, &c};
+
+		fpack_each(&idx->files, dup_run, &d);
 	}
 	free(b);
 	if (c.err) {

@@ -92,7 +92,7 @@ void frun_unpack(const struct frun_vec *v, const struct frun *r,
 
 static errcode_t frun_grow(struct frun_vec *vec)
 {
-	size_t cap = vec->cap ? vec->cap + vec->cap / 2 : 256;
+	size_t cap = vec->cap < 256 ? 256 : vec->cap + vec->cap / 2;
 	struct frun *v;
 
 	/* Large blocks come from mmap, and glibc grows them with mremap:
@@ -113,7 +113,7 @@ static errcode_t lx_push(struct frun_vec *vec, const struct frun *f,
 	struct frun_lblk *e;
 
 	if (vec->nlx == vec->caplx) {
-		size_t cap = vec->caplx ? vec->caplx + vec->caplx / 2 : 64;
+		size_t cap = vec->caplx < 64 ? 64 : vec->caplx + vec->caplx / 2;
 
 		e = realloc(vec->lx, cap * sizeof(*e));
 		if (!e)

@@ -6,6 +6,7 @@
 
 #include "owner.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -145,6 +146,97 @@ size_t orun_find(const struct orun_vec *v, blk64_t pos);
 void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 		 struct owner_run *out);
 
+/*
+ * The scan's file runs, packed (owner_pack.c).  While the scan pushes
+ * them: varints in pages, one list a bucket of 2^shift blocks, in the
+ * order pushed.  Sorted (fpack_sort, on first query): blocks of at most
+ * FPACK_BLK delta-coded runs, each with its first run's start and inode
+ * and the furthest end of every run up to its last, searched by halves.
+ */
+#define FPACK_PAGE 4096		/* bytes a page takes (one malloc) */
+#define FPACK_RUN_MAX 24	/* bytes a coded run takes at most */
+#define FPACK_BLK 64		/* runs a block holds at most */
+#define FPACK_BUCKETS 256	/* buckets the pushes are split into */
+
+struct fpage {
+	struct fpage *next;
+	uint32_t used;
+	uint8_t b[];
+};
+
+#define FPACK_PAGE_DATA (FPACK_PAGE - offsetof(struct fpage, b))
+
+struct fprev {
+	blk64_t end;
+	uint32_t ino;
+	uint32_t lnext;		/* the logical block after the last run */
+};
+
+struct fbucket {
+	struct fpage *head, *tail;
+	struct fprev prev;	/* the last run pushed */
+	size_t n;
+	blk64_t last;		/* the last run's start */
+	int mixed;		/* a run pushed at or before the last's start:
+				   the bucket needs the sort */
+};
+
+struct fblk {
+	blk64_t start;		/* its first run's */
+	blk64_t maxend;		/* the furthest end of its runs and all before */
+	const struct fpage *page;
+	uint16_t off;		/* in page->b */
+	uint16_t n;
+	uint32_t ino;		/* its first run's */
+};
+
+struct fpack {
+	size_t n;		/* runs pushed, or after the sort kept */
+	int sorted;
+	int overlap;		/* sorted: a run starts inside an earlier one
+				   (cross-links) */
+	errcode_t err;		/* the sort failed (ENOMEM): the runs lost */
+	int nb;			/* buckets */
+	unsigned shift;
+	struct fbucket b[FPACK_BUCKETS];
+	struct fblk *blk;	/* sorted: nblk blocks in pages */
+	size_t nblk;
+	struct fpage *pages;
+};
+
+/* The runs of a sorted fpack from one position on (it.v set by the caller,
+ * then fpack_at); it.r is the current run while it.ok. */
+struct fpack_it {
+	const struct fpack *v;
+	struct orun r;
+	int ok;
+	size_t b;		/* its block */
+	unsigned left;		/* runs of the block after r */
+	const uint8_t *p;
+	struct fprev pv;
+};
+
+/* An empty index for a filesystem of blocks blocks, pushes split into
+ * nbuckets by block range (1: kept in the order pushed). */
+void fpack_init(struct fpack *v, blk64_t blocks, int nbuckets);
+/* Appends r, cut into pieces of at most FRUN_MAX_LEN blocks, as frun_push
+ * (EOVERFLOW as it); after a sort, the runs go back to the buckets and
+ * the next fpack_sort sorts them all again. */
+errcode_t fpack_push(struct fpack *v, const struct orun *r);
+/* Sorts as frun_sort does (its order, its duplicates dropped), a bucket at
+ * a time; ENOMEM (the runs lost: v->err). */
+errcode_t fpack_sort(struct fpack *v);
+/* Every run of v, sorted or not (not: bucket by bucket, each in the order
+ * pushed), until fn returns nonzero. */
+errcode_t fpack_each(const struct fpack *v,
+		     int (*fn)(const struct orun *r, void *arg), void *arg);
+/* Positions it (sorted) at the first run over pos when one is (every run
+ * before it ends at pos or before), else at the first run after pos, as
+ * frun_find; !it->ok when there is none. */
+void fpack_at(struct fpack_it *it, blk64_t pos);
+void fpack_next(struct fpack_it *it);
+void fpack_free(struct fpack *v);
+
 struct owner_index;
 
 /* Per-inode accumulation while walking one inode. */
@@ -199,7 +291,7 @@ struct owner_probe {
 
 struct owner_index {
 	struct orun_vec meta;		/* group metadata + special inodes */
-	struct frun_vec files;		/* the scan's runs, sorted at the end */
+	struct fpack files;		/* the scan's runs, sorted on first use */
 	enum owner_keep keep;
 	const struct owner_probe *probe;	/* OKEEP_PROBE */
 	size_t nprobe;
@@ -255,8 +347,9 @@ struct owner_index {
 };
 
 /* The scan's runs in block order (sorted on first use after the scan, so
- * that a command needing only the per-file numbers never sorts them). */
-struct frun_vec *owner_files(struct owner_index *idx);
+ * that a command needing only the per-file numbers never sorts them);
+ * ENOMEM when they could not be sorted. */
+errcode_t owner_files(struct owner_index *idx, const struct fpack **out);
 
 #define PROBE_MAP_SPAN 64	/* buckets a run is tested by */
 

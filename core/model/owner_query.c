@@ -247,12 +247,12 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 {
 	struct emitter e = {0};
 	const struct orun_vec *mv;
-	const struct frun_vec *fv;
 	const struct orun *nr;
-	static const struct frun_vec none;
-	struct orun fr;		/* fv->v[j], unpacked */
+	static const struct fpack none;
+	struct fpack_it j = {.v = &none};
 	blk64_t pos = first, end, total, next, rend;
-	size_t i, j, jr = (size_t)-1;
+	size_t i;
+	errcode_t err;
 
 	total = ext2fs_blocks_count(fs->super);
 	end = first + count;
@@ -268,18 +268,18 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 	/* With bigalloc, start at the cluster so that its slack is known. */
 	pos -= pos % EXT2FS_CLUSTER_RATIO(fs);
 	mv = &idx->meta;
-	fv = idx->complete ? owner_files(idx) : &none;
+	if (idx->complete) {
+		err = owner_files(idx, &j.v);
+		if (err)
+			return err;
+	}
 	i = orun_find(mv, pos);
-	j = frun_find(fv, pos);
+	fpack_at(&j, pos);
 	while (pos < end && !e.stop) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
-		while (j < fv->n && frun_end(&fv->v[j]) <= pos)
-			j++;
-		if (j < fv->n && j != jr) {
-			frun_unpack(fv, &fv->v[j], &fr);
-			jr = j;
-		}
+		while (j.ok && orun_end(&j.r) <= pos)
+			fpack_next(&j);
 		next = end;
 		if (i < mv->n && orun_start(&mv->v[i]) < next)
 			next = orun_start(&mv->v[i]);
@@ -290,18 +290,18 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 			pos = rend;
 			continue;
 		}
-		if (j < fv->n && orun_start(&fr) <= pos) {
-			rend = orun_end(&fr);
+		if (j.ok && orun_start(&j.r) <= pos) {
+			rend = orun_end(&j.r);
 			rend = rend < next ? rend : next;
-			emit_orun(&e, &fr, pos, rend);
+			emit_orun(&e, &j.r, pos, rend);
 			pos = rend;
 			continue;
 		}
 		nr = i < mv->n && orun_start(&mv->v[i]) == next ?
 		     &mv->v[i] : NULL;
-		if (j < fv->n && orun_start(&fr) < next) {
-			next = orun_start(&fr);
-			nr = &fr;
+		if (j.ok && orun_start(&j.r) < next) {
+			next = orun_start(&j.r);
+			nr = &j.r;
 		}
 		emit_gap(&e, pos, next, nr);
 		pos = next;
@@ -330,8 +330,8 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 			   blk64_t blk, struct owner_run *run)
 {
 	struct emitter e = {.fs = fs, .fn = lookup_one, .arg = run};
-	const struct frun_vec *fv;
-	struct orun r;
+	struct fpack_it it;
+	errcode_t err;
 	size_t k;
 
 	if (blk >= ext2fs_blocks_count(fs->super))
@@ -344,11 +344,13 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 		return 0;
 	}
 	if (idx->complete) {
-		fv = owner_files(idx);
-		k = frun_find(fv, blk);
-		if (k < fv->n && frun_start(&fv->v[k]) <= blk) {
-			frun_unpack(fv, &fv->v[k], &r);
-			emit_orun(&e, &r, orun_start(&r), orun_end(&r));
+		err = owner_files(idx, &it.v);
+		if (err)
+			return err;
+		fpack_at(&it, blk);
+		if (it.ok && orun_start(&it.r) <= blk) {
+			emit_orun(&e, &it.r, orun_start(&it.r),
+				  orun_end(&it.r));
 			return 0;
 		}
 	}

@@ -12,13 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct frun_vec *owner_files(struct owner_index *idx)
+errcode_t owner_files(struct owner_index *idx, const struct fpack **out)
 {
+	errcode_t err = 0;
+
 	if (idx->complete && !idx->files_sorted) {
-		frun_sort(&idx->files);
+		err = fpack_sort(&idx->files);
 		idx->files_sorted = 1;
 	}
-	return &idx->files;
+	*out = &idx->files;
+	return err ? err : idx->files.err;
 }
 
 /* Does [a, b) touch one of the probe ranges (sorted, disjoint)?  Marks
@@ -57,14 +60,14 @@ errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r)
 	case OKEEP_DIRS:
 		if (r->cls != OWN_DIR || idx->files.n >= OKEEP_DIRS_MAX)
 			return 0;
-		return frun_push(&idx->files, r);
+		return fpack_push(&idx->files, r);
 	case OKEEP_PROBE:
 		if (!probe_hit(idx, orun_start(r), orun_end(r)))
 			return 0;
 		/* fall through */
 	case OKEEP_ALL:
 	default:
-		return frun_push(&idx->files, r);
+		return fpack_push(&idx->files, r);
 	}
 }
 
@@ -312,7 +315,6 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 			close(idx->rafd);
 		idx->rafd = -1;
 		idx->complete = 1;	/* the runs are sorted on first query */
-		frun_lblk_sort(&idx->files);
 		*done = 1;
 	}
 	return 0;

@@ -75,14 +75,24 @@ static void add_overlaps(struct tsession *t)
 {
 	struct owner_index *idx = t->s.owners;
 	blk64_t total = ext2fs_blocks_count(t->s.fs->super), b;
-	struct frun_vec *fv = owner_files(idx);
+	const struct fpack *fv;
+	struct fpack *files = &idx->files;
+	struct fpack_it it;
 	struct orun r;
+	size_t k;
 	int i;
 
+	assert_int_equal(owner_files(idx, &fv), 0);
 	for (i = 0; i < 60 && fv->n; i++) {
 		memset(&r, 0, sizeof(r));
 		if (i % 3 == 0) {	/* on an existing run's start */
-			frun_unpack(fv, &fv->v[rnd() % fv->n], &r);
+			assert_int_equal(owner_files(idx, &fv), 0);
+			it.v = fv;
+			fpack_at(&it, 0);
+			for (k = rnd() % fv->n; k && it.ok; k--)
+				fpack_next(&it);
+			assert_true(it.ok);
+			r = it.r;
 			r.ino += 1 + i;
 			r.len = 1 + rnd() % 50;
 		} else {		/* anywhere */
@@ -96,9 +106,9 @@ static void add_overlaps(struct tsession *t)
 		}
 		if (i % 5 == 0)
 			r.cls = OWN_MAPPING;
-		assert_int_equal(frun_push(fv, &r), 0);
+		assert_int_equal(fpack_push(files, &r), 0);
+		idx->files_sorted = 0;
 	}
-	idx->files_sorted = 0;
 }
 
 /* The counts of the cells of a map add up to the whole range's: a cell
@@ -148,24 +158,26 @@ static void add_long_over_short(struct tsession *t)
 {
 	struct owner_index *idx = t->s.owners;
 	blk64_t total = ext2fs_blocks_count(t->s.fs->super);
-	struct frun_vec *fv = owner_files(idx);
+	const struct fpack *fv;
+	struct fpack *files = &idx->files;
 	struct owner_run run;
 	struct orun r;
 	blk64_t s0 = total / 2 + 3, len = total - s0 < 3000 ? total - s0 : 3000;
 	int i;
 
+	assert_int_equal(owner_files(idx, &fv), 0);
 	assert_true(len >= 60);
 	memset(&r, 0, sizeof(r));
 	orun_set_start(&r, s0);
 	r.len = len;
 	r.cls = OWN_FILE;
 	r.ino = 4000;
-	assert_int_equal(frun_push(fv, &r), 0);
+	assert_int_equal(fpack_push(files, &r), 0);
 	for (i = 0; i < 5; i++) {
 		orun_set_start(&r, s0 + 10 + len / 6 * i);
 		r.len = 2;
 		r.ino = 4001 + i;
-		assert_int_equal(frun_push(fv, &r), 0);
+		assert_int_equal(fpack_push(files, &r), 0);
 	}
 	idx->files_sorted = 0;
 	/* no metadata there on these images: the long run owns it */
@@ -197,7 +209,12 @@ static void check_image(const char *img)
 	assert_true(owner_index_complete(&t.s));
 	same_counts(&t, img, "after the scan");
 	/* a clean filesystem's runs never overlap: frun_find's fast path */
-	assert_false(owner_files(t.s.owners)->overlap);
+	{
+		const struct fpack *fv;
+
+		assert_int_equal(owner_files(t.s.owners, &fv), 0);
+		assert_false(fv->overlap);
+	}
 	cells_add_up(&t, img, "after the scan");
 	add_overlaps(&t);
 	same_counts(&t, img, "with overlapping runs");

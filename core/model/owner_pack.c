@@ -1,0 +1,471 @@
+/* owner_pack.c - the packed file runs of the ownership index (4-6 bytes a
+ * run): pushed into buckets by block range as varints, each bucket sorted
+ * and packed into blocks of delta-coded runs on first query, and the search
+ * and iteration the queries use. */
+#include "owner_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The four classes a scanned inode's runs have, in enum order. */
+static const uint8_t code_cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
+				    OWN_XATTR};
+
+static int cls_code(int cls)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (code_cls[i] == cls)
+			return i;
+	return -1;
+}
+
+static inline uint8_t *put_var(uint8_t *p, uint64_t x)
+{
+	while (x >= 0x80) {
+		*p++ = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	*p++ = (uint8_t)x;
+	return p;
+}
+
+static inline const uint8_t *get_var(const uint8_t *p, uint64_t *x)
+{
+	uint64_t v = *p & 0x7f;
+	unsigned s = 7;
+
+	while (*p++ & 0x80) {
+		v |= (uint64_t)(*p & 0x7f) << s;
+		s += 7;
+	}
+	*x = v;
+	return p;
+}
+
+static inline uint64_t zig(int64_t x)
+{
+	return ((uint64_t)x << 1) ^ (x < 0 ? ~(uint64_t)0 : 0);
+}
+
+static inline int64_t zag(uint64_t x)
+{
+	return (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+}
+
+/*
+ * One run, relative to the run before it in its stream: a head byte, then
+ * the varints (LEB128) it does not make needless.  Head bits 0-1: the class
+ * code; bit 2: the run starts where the last ended, else the zig-zag gap
+ * follows; bits 3-4: the same inode (0), the next (1), else the zig-zag
+ * delta follows (2); bit 5: the logical block is the one expected (the
+ * last run's end in the same inode, else 0), else it follows; bits 6-7:
+ * len - 1 when len is at most 3, else 3 and len - 1 follows.  The usual
+ * run (a small file after the one before it) is one byte; at most
+ * FPACK_RUN_MAX bytes, so that a run never straddles two pages.
+ */
+#define H_GAP0 0x04
+#define H_INO_SHIFT 3
+#define H_LB 0x20
+#define H_LEN_SHIFT 6
+
+static uint8_t *put_run(uint8_t *p, struct fprev *pv, blk64_t start,
+			uint32_t len, uint32_t ino, uint32_t lblk, int code)
+{
+	uint8_t *h = p++;
+	unsigned head = (unsigned)code, im;
+	uint32_t expect = ino == pv->ino ? pv->lnext : 0;
+
+	if (start == pv->end)
+		head |= H_GAP0;
+	else
+		p = put_var(p, zig((int64_t)(start - pv->end)));
+	im = ino == pv->ino ? 0 : ino == pv->ino + 1 ? 1 : 2;
+	head |= im << H_INO_SHIFT;
+	if (im == 2)
+		p = put_var(p, zig((int64_t)ino - (int64_t)pv->ino));
+	if (lblk == expect)
+		head |= H_LB;
+	else
+		p = put_var(p, lblk);
+	if (len <= 3) {
+		head |= (len - 1) << H_LEN_SHIFT;
+	} else {
+		head |= 3U << H_LEN_SHIFT;
+		p = put_var(p, len - 1);
+	}
+	*h = (uint8_t)head;
+	pv->end = start + len;
+	pv->ino = ino;
+	pv->lnext = lblk + len;
+	return p;
+}
+
+static inline const uint8_t *get_run(const uint8_t *p, struct fprev *pv,
+				     struct orun *r)
+{
+	unsigned head = *p++, im, ln;
+	uint64_t x;
+	blk64_t start = pv->end;
+	uint32_t ino = pv->ino, lblk;
+
+	if (!(head & H_GAP0)) {
+		p = get_var(p, &x);
+		start += (blk64_t)zag(x);
+	}
+	im = (head >> H_INO_SHIFT) & 3;
+	if (im == 1) {
+		ino++;
+	} else if (im == 2) {
+		p = get_var(p, &x);
+		ino = (uint32_t)((int64_t)ino + zag(x));
+	}
+	lblk = ino == pv->ino ? pv->lnext : 0;
+	if (!(head & H_LB)) {
+		p = get_var(p, &x);
+		lblk = (uint32_t)x;
+	}
+	ln = (head >> H_LEN_SHIFT) + 1;
+	if (ln == 4) {
+		p = get_var(p, &x);
+		ln = (unsigned)x + 1;
+	}
+	orun_set_start(r, start);
+	r->len = ln;
+	r->ino = ino;
+	r->cls = code_cls[head & 3];
+	r->pad = 0;
+	r->lblk = lblk;
+	pv->end = start + ln;
+	pv->ino = ino;
+	pv->lnext = lblk + ln;
+	return p;
+}
+
+/* A new page at the end of the list *head..*tail. */
+static struct fpage *page_add(struct fpage **head, struct fpage **tail)
+{
+	struct fpage *g = malloc(FPACK_PAGE);
+
+	if (!g)
+		return NULL;
+	g->next = NULL;
+	g->used = 0;
+	if (*tail)
+		(*tail)->next = g;
+	else
+		*head = g;
+	*tail = g;
+	return g;
+}
+
+static void pages_free(struct fpage *g)
+{
+	struct fpage *n;
+
+	for (; g; g = n) {
+		n = g->next;
+		free(g);
+	}
+}
+
+void fpack_init(struct fpack *v, blk64_t blocks, int nbuckets)
+{
+	memset(v, 0, sizeof(*v));
+	v->nb = nbuckets < 1 ? 1 : nbuckets > FPACK_BUCKETS ? FPACK_BUCKETS
+							   : nbuckets;
+	while (v->shift < 63 && (blocks >> v->shift) > (blk64_t)v->nb)
+		v->shift++;
+	if (v->nb == 1)
+		v->shift = 63;
+}
+
+static errcode_t raw_put(struct fpack *v, blk64_t start, uint32_t len,
+			 uint32_t ino, uint32_t lblk, int code)
+{
+	blk64_t k = start >> v->shift;
+	struct fbucket *b = &v->b[k < (blk64_t)v->nb ? k : (blk64_t)v->nb - 1];
+	struct fpage *g = b->tail;
+
+	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX) {
+		g = page_add(&b->head, &b->tail);
+		if (!g)
+			return ENOMEM;
+	}
+	if (b->n && start <= b->last)
+		b->mixed = 1;
+	b->last = start;
+	g->used = (uint32_t)(put_run(g->b + g->used, &b->prev, start, len,
+				     ino, lblk, code) - g->b);
+	b->n++;
+	v->n++;
+	return 0;
+}
+
+/* Puts the packed runs back into the buckets (runs added after a sort). */
+static errcode_t thaw(struct fpack *v)
+{
+	struct fpack_it it;
+	struct fblk *blk = v->blk;
+	struct fpage *pages = v->pages;
+	size_t nblk = v->nblk;
+	errcode_t err = 0;
+
+	v->blk = NULL;
+	v->pages = NULL;
+	v->nblk = 0;
+	v->n = 0;
+	v->sorted = 0;
+	v->overlap = 0;
+	memset(&it, 0, sizeof(it));
+	it.v = &(struct fpack){.blk = blk, .nblk = nblk};
+	for (fpack_at(&it, 0); it.ok && !err; fpack_next(&it))
+		err = raw_put(v, orun_start(&it.r), it.r.len, it.r.ino,
+			      it.r.lblk, cls_code(it.r.cls));
+	free(blk);
+	pages_free(pages);
+	return err;
+}
+
+errcode_t fpack_push(struct fpack *v, const struct orun *r)
+{
+	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
+	int code = cls_code(r->cls);
+	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
+	errcode_t err;
+
+	if (code < 0 || (start + len) >> FRUN_START_BITS)
+		return EOVERFLOW;
+	if (v->sorted && v->nblk) {
+		err = thaw(v);
+		if (err)
+			return err;
+	}
+	v->sorted = 0;
+	while (len) {	/* pieces of at most FRUN_MAX_LEN, as frun_push */
+		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
+		err = raw_put(v, start, (uint32_t)n, r->ino, (uint32_t)lblk,
+			      code);
+		if (err)
+			return err;
+		start += n;
+		len -= n;
+		if (advance)
+			lblk += n;
+	}
+	return 0;
+}
+
+errcode_t fpack_each(const struct fpack *v,
+		     int (*fn)(const struct orun *r, void *arg), void *arg)
+{
+	const struct fpage *g;
+	const uint8_t *p;
+	struct fprev pv;
+	struct fpack_it it;
+	struct orun r;
+	int k;
+
+	if (v->sorted) {
+		memset(&it, 0, sizeof(it));
+		it.v = v;
+		for (fpack_at(&it, 0); it.ok; fpack_next(&it))
+			if (fn(&it.r, arg))
+				return 0;
+		return 0;
+	}
+	for (k = 0; k < v->nb; k++) {
+		pv = (struct fprev){0, 0, 0};
+		for (g = v->b[k].head; g; g = g->next)
+			for (p = g->b; p < g->b + g->used;) {
+				p = get_run(p, &pv, &r);
+				if (fn(&r, arg))
+					return 0;
+			}
+	}
+	return 0;
+}
+
+/* Output of the sort: blocks of at most FPACK_BLK runs, each in one page. */
+struct fout {
+	struct fpack *v;
+	size_t capblk;
+	struct fpage *tail;
+	struct fprev pv;
+	blk64_t maxend;
+};
+
+static errcode_t out_run(struct fout *o, const struct orun *r)
+{
+	struct fpack *v = o->v;
+	struct fblk *b = v->nblk ? &v->blk[v->nblk - 1] : NULL;
+	blk64_t start = orun_start(r);
+
+	if (start < o->maxend)
+		v->overlap = 1;
+	if (!b || b->n == FPACK_BLK ||
+	    FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX) {
+		if (!o->tail || FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX)
+			if (!page_add(&v->pages, &o->tail))
+				return ENOMEM;
+		if (v->nblk == o->capblk) {
+			size_t cap = o->capblk ? o->capblk + o->capblk / 2 : 64;
+			struct fblk *nb = realloc(v->blk, cap * sizeof(*nb));
+
+			if (!nb)
+				return ENOMEM;
+			v->blk = nb;
+			o->capblk = cap;
+		}
+		b = &v->blk[v->nblk++];
+		b->start = start;
+		b->ino = r->ino;
+		b->n = 0;
+		b->off = (uint16_t)o->tail->used;
+		b->page = o->tail;
+		o->pv = (struct fprev){start, r->ino, 0};
+	}
+	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
+					   start, r->len, r->ino, r->lblk,
+					   cls_code(r->cls)) - o->tail->b);
+	if (orun_end(r) > o->maxend)
+		o->maxend = orun_end(r);
+	b->maxend = o->maxend;
+	b->n++;
+	v->n++;
+	return 0;
+}
+
+/*
+ * One bucket at a time: its runs unpacked into the 12-byte work vector,
+ * sorted there (frun_sort: its order, its duplicates dropped), packed into
+ * blocks, its pages freed before the next bucket's are read (the peak is
+ * the packed runs and one bucket's 12-byte ones).  ENOMEM leaves v empty,
+ * its error in v->err, which every query then returns.
+ */
+errcode_t fpack_sort(struct fpack *v)
+{
+	struct frun_vec w = {0};
+	struct fout o = {.v = v};
+	struct fpage *g;
+	const uint8_t *p;
+	struct fprev pv;
+	struct orun r;
+	errcode_t err = 0;
+	size_t i;
+	int k;
+
+	if (v->err || v->sorted)
+		return v->err;
+	v->n = 0;
+	v->overlap = 0;
+	for (k = 0; k < v->nb; k++) {
+		struct fbucket *b = &v->b[k];
+
+		pv = (struct fprev){0, 0, 0};
+		for (g = b->head; g && !err; g = g->next)
+			for (p = g->b; p < g->b + g->used && !err;) {
+				p = get_run(p, &pv, &r);
+				/* starts rising: in order, no duplicates */
+				err = b->mixed ? frun_push(&w, &r)
+					       : out_run(&o, &r);
+			}
+		pages_free(b->head);
+		memset(b, 0, sizeof(*b));
+		if (err)
+			break;
+		frun_sort(&w);
+		for (i = 0; i < w.n && !err; i++) {
+			frun_unpack(&w, &w.v[i], &r);
+			err = out_run(&o, &r);
+		}
+		w.n = 0;
+		w.nlx = 0;
+		w.lx_unsorted = 0;
+		if (err)
+			break;
+	}
+	free(w.v);
+	free(w.lx);
+	if (err) {
+		fpack_free(v);
+		v->err = err;
+		return err;
+	}
+	if (v->nblk) {
+		struct fblk *nb = realloc(v->blk, v->nblk * sizeof(*nb));
+
+		if (nb)
+			v->blk = nb;
+	}
+	v->sorted = 1;
+	return 0;
+}
+
+void fpack_free(struct fpack *v)
+{
+	int k;
+
+	for (k = 0; k < v->nb; k++)
+		pages_free(v->b[k].head);
+	memset(v->b, 0, sizeof(v->b));
+	pages_free(v->pages);
+	v->pages = NULL;
+	free(v->blk);
+	v->blk = NULL;
+	v->nblk = 0;
+	v->n = 0;
+	v->sorted = 0;
+	v->overlap = 0;
+}
+
+/* Positions it at block b's first run. */
+static void at_block(struct fpack_it *it, size_t b)
+{
+	const struct fblk *k = &it->v->blk[b];
+
+	it->b = b;
+	it->left = k->n;
+	it->p = k->page->b + k->off;
+	it->pv = (struct fprev){k->start, k->ino, 0};
+	it->p = get_run(it->p, &it->pv, &it->r);
+	it->left--;
+	it->ok = 1;
+}
+
+void fpack_next(struct fpack_it *it)
+{
+	if (it->left) {
+		it->p = get_run(it->p, &it->pv, &it->r);
+		it->left--;
+	} else if (it->b + 1 < it->v->nblk) {
+		at_block(it, it->b + 1);
+	} else {
+		it->ok = 0;
+	}
+}
+
+void fpack_at(struct fpack_it *it, blk64_t pos)
+{
+	const struct fpack *v = it->v;
+	size_t lo = 0, hi = v->nblk;
+
+	it->ok = 0;
+	while (lo < hi) {	/* the first block reaching past pos */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->blk[mid].maxend > pos)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo == v->nblk)
+		return;
+	/* every run before this block ends by pos; the first of its runs
+	 * that ends after pos is over pos, else the first after it */
+	at_block(it, lo);
+	while (it->ok && orun_end(&it->r) <= pos)
+		fpack_next(it);
+}
