@@ -162,8 +162,13 @@ void tui_on_key(struct tui *t, int ch)
 	enum tui_action a;
 	int r;
 
-	if (ch == KEY_RESIZE)
-		return;		/* tui_draw() rereads the size */
+	if (ch == KEY_RESIZE) {
+		/* tui_draw() rereads the size; the terminal has reflowed or
+		 * cropped what it showed, which curses's copy of the screen
+		 * does not know: the next frame repaints every cell */
+		clear();
+		return;
+	}
 	if (t->cols < TUI_MIN_COLS || t->rows < TUI_MIN_ROWS) {
 		if (ch == 'q')
 			t->quit = 1;
