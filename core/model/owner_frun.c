@@ -8,20 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The four classes a scanned inode's runs have, in enum order. */
-static const uint8_t code_cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
-				    OWN_XATTR};
-
-static int cls_code(int cls)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (code_cls[i] == cls)
-			return i;
-	return -1;
-}
-
 #define W_LB_SHIFT 27
 #define W_LB(w) (((w) >> W_LB_SHIFT) & 7U)
 
@@ -84,7 +70,7 @@ void frun_unpack(const struct frun_vec *v, const struct frun *r,
 
 	memset(out, 0, sizeof(*out));
 	orun_set_start(out, b);
-	out->cls = code_cls[r->w >> 30];
+	out->cls = frun_code_cls(r->w >> 30);
 	out->len = (uint32_t)frun_len(r);
 	out->ino = r->ino;
 	out->lblk = lb < FRUN_LBLK_ESC ? lb : lx_find(v, r);
@@ -134,7 +120,7 @@ static errcode_t lx_push(struct frun_vec *vec, const struct frun *f,
 errcode_t frun_push(struct frun_vec *vec, const struct orun *r)
 {
 	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
-	int code = cls_code(r->cls);
+	int code = frun_cls_code(r->cls);
 	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
 	struct frun *f;
 	unsigned lb;
@@ -392,7 +378,7 @@ void frun_sort(struct frun_vec *vec)
 		if (p && frun_start(p) == frun_start(c) &&
 		    (p->w & 0x7fff) == (c->w & 0x7fff) &&
 		    p->w >> 30 == c->w >> 30 &&
-		    (code_cls[c->w >> 30] == OWN_XATTR ||
+		    (frun_code_cls(c->w >> 30) == OWN_XATTR ||
 		     p->ino == c->ino))
 			continue;
 		vec->v[o++] = vec->v[i];

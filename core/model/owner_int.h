@@ -105,13 +105,31 @@ static inline blk64_t frun_end(const struct frun *r)
 	return frun_start(r) + frun_len(r);
 }
 
-/* The class of a stored run. */
-static inline int frun_cls(const struct frun *r)
+/* The class a stored run's 2-bit code stands for (the four a scanned
+ * inode's runs can have, in the order of enum owner_class), and back: -1
+ * for a class without a code.  The 12-byte and the packed runs share it. */
+static inline int frun_code_cls(unsigned code)
 {
 	static const uint8_t cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
 				       OWN_XATTR};
 
-	return cls[r->w >> 30];
+	return cls[code & 3];
+}
+
+static inline int frun_cls_code(int cls)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (frun_code_cls(i) == cls)
+			return (int)i;
+	return -1;
+}
+
+/* The class of a stored run. */
+static inline int frun_cls(const struct frun *r)
+{
+	return frun_code_cls(r->w >> 30);
 }
 
 /* The stored run r of v as a wide one (for the query code). */

@@ -8,20 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The four classes a scanned inode's runs have, in enum order. */
-static const uint8_t code_cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
-				    OWN_XATTR};
-
-static int cls_code(int cls)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (code_cls[i] == cls)
-			return i;
-	return -1;
-}
-
 static inline uint8_t *put_var(uint8_t *p, uint64_t x)
 {
 	while (x >= 0x80) {
@@ -135,7 +121,7 @@ static inline const uint8_t *get_run(const uint8_t *p, struct fprev *pv,
 	orun_set_start(r, start);
 	r->len = ln;
 	r->ino = ino;
-	r->cls = code_cls[head & 3];
+	r->cls = frun_code_cls(head & 3);
 	r->pad = 0;
 	r->lblk = lblk;
 	pv->end = start + ln;
@@ -223,7 +209,7 @@ static errcode_t thaw(struct fpack *v)
 	it.v = &(struct fpack){.blk = blk, .nblk = nblk};
 	for (fpack_at(&it, 0); it.ok && !err; fpack_next(&it))
 		err = raw_put(v, orun_start(&it.r), it.r.len, it.r.ino,
-			      it.r.lblk, cls_code(it.r.cls));
+			      it.r.lblk, frun_cls_code(it.r.cls));
 	free(blk);
 	pages_free(pages);
 	return err;
@@ -232,7 +218,7 @@ static errcode_t thaw(struct fpack *v)
 errcode_t fpack_push(struct fpack *v, const struct orun *r)
 {
 	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
-	int code = cls_code(r->cls);
+	int code = frun_cls_code(r->cls);
 	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
 	errcode_t err;
 
@@ -329,7 +315,7 @@ static errcode_t out_run(struct fout *o, const struct orun *r)
 	}
 	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
 					   start, r->len, r->ino, r->lblk,
-					   cls_code(r->cls)) - o->tail->b);
+					   frun_cls_code(r->cls)) - o->tail->b);
 	if (orun_end(r) > o->maxend)
 		o->maxend = orun_end(r);
 	b->maxend = o->maxend;
