@@ -290,8 +290,9 @@ static int do_owner(struct session *s, int argc, char **argv)
 			c++;
 		for (m = c; m < nc && claims[m].k == (size_t)i; m++)
 			;
+		/* without -a there are no claims: no pointer into them */
 		print_one(s, blks[i], &runs[i], runs[i].ino ? paths[i] : NULL,
-			  claims + c, m - c, paths + n + c);
+			  claims ? claims + c : NULL, m - c, paths + n + c);
 	}
 	if (sink_is_json(s->out))
 		json_arr_end(s->out);
