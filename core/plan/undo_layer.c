@@ -35,12 +35,6 @@ struct uw_layer {
 static struct struct_io_manager uw_mgr;
 static struct undo_guard *opening;
 
-static unsigned long long uw_bytes(io_channel ch, long long count)
-{
-	return count < 0 ? (unsigned long long)-count :
-			   (unsigned long long)count * ch->block_size;
-}
-
 static errcode_t uw_write_blk64(io_channel ch, unsigned long long blk,
 				int count, const void *buf);
 

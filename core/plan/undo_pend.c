@@ -9,16 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes of a write: count blocks, or -count bytes (libext2fs's rule). */
-static unsigned long long pend_bytes(io_channel ch, int count)
-{
-	return count < 0 ? (unsigned long long)-(long long)count :
-			   (unsigned long long)count * ch->block_size;
-}
-
 int uw_pend_holds(io_channel ch, int count)
 {
-	return pend_bytes(ch, count) <= UW_PEND_LEN;
+	return uw_bytes(ch, count) <= UW_PEND_LEN;
 }
 
 int uw_pend_over(const struct uw_pend *p, unsigned long long off,
@@ -39,7 +32,7 @@ errcode_t uw_pend_add(struct uw_pend *p, io_channel ch,
 		      unsigned long long blk, int count, const void *buf)
 {
 	unsigned long long off = blk * ch->block_size;
-	unsigned long long len = pend_bytes(ch, count);
+	unsigned long long len = uw_bytes(ch, count);
 	struct uw_pw *v;
 
 	if (p->n == p->cap) {

@@ -11,6 +11,13 @@
 
 struct undo_guard;
 
+/* Bytes of an I/O of count: blocks, or -count bytes (libext2fs's rule). */
+static inline unsigned long long uw_bytes(io_channel ch, long long count)
+{
+	return count < 0 ? (unsigned long long)-count :
+			   (unsigned long long)count * ch->block_size;
+}
+
 struct uw_pw {
 	unsigned long long blk;		/* as the write named it */
 	int count;
