@@ -234,12 +234,8 @@ static errcode_t probe_set_order(ext2_filsys fs, struct owner_index *idx,
 	idx->porder = *ord;
 	idx->nporder = fs->group_desc_count;
 	idx->porder_at = 0;
-	err = ext2fs_inode_scan_goto_blockgroup(idx->scan, (*ord)[0]);
-	if (err) {
-		/* inode order, then */
-		idx->porder = NULL;
-		return 0;
-	}
+	if (ext2fs_inode_scan_goto_blockgroup(idx->scan, (*ord)[0]))
+		idx->porder = NULL;	/* inode order, then */
 	return 0;
 }
 

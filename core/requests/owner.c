@@ -213,7 +213,7 @@ static int do_owner(struct session *s, int argc, char **argv)
 	ext2_ino_t *want = NULL;
 	char **paths = NULL, *arena = NULL;
 	size_t nc = 0, c, m, j;
-	int i, n, ret = CMD_FAIL, all = 0;
+	int i, n, ret = CMD_FAIL, all = 0, every;
 	char **args;
 	char *end;
 	errcode_t err;
@@ -254,8 +254,8 @@ static int do_owner(struct session *s, int argc, char **argv)
 	/* every claimant from the index or with -a (a scan of every
 	 * inode), else one owner a block (a scan that stops once each has
 	 * one) */
-	err = all || owner_index_complete(s) ?
-	      owner_lookup_all(s, blks, n, runs, &claims, &nc) :
+	every = all || owner_index_complete(s);
+	err = every ? owner_lookup_all(s, blks, n, runs, &claims, &nc) :
 	      owner_lookup_blocks(s, blks, n, runs);
 	if (err) {
 		out_error(s->out, argv[0], err,
@@ -278,8 +278,7 @@ static int do_owner(struct session *s, int argc, char **argv)
 		want[n + j] = claims[j].run.ino;
 	/* a metadata-only e2image file holds no directory block to walk */
 	err = fs_probe_metadata_only(s->fs) ? 0 :
-	      all || owner_index_complete(s) ?
-	      owner_find_paths(s->fs, want, paths, n + nc, &arena) :
+	      every ? owner_find_paths(s->fs, want, paths, n + nc, &arena) :
 	      owner_find_paths_near(s->fs, want, paths, n + nc, &arena);
 	if (err)
 		out_error(s->out, argv[0], err, "while finding path names");
