@@ -73,6 +73,10 @@ int ug_dev_sb(struct undo_guard *g, unsigned char *sb);
 void ug_follow_sb(struct undo_guard *g);
 /* The guard libext2fs's undo manager records into (-z), or NULL. */
 struct undo_guard *ug_active(void);
+/* The backing manager libext2fs's undo manager is set up with
+ * (undo_channels.c): it opens the active guard's file as our own channel
+ * and the device as unix I/O whose writes the guard follows. */
+io_manager ug_backing_manager(void);
 /* Apply's writer of g (undo_writer.c): made with the guard, freed with it
  * (after the channel it recorded is closed or handed over). */
 errcode_t uw_new(struct undo_guard *g);
