@@ -47,8 +47,8 @@ echo "somebody's file" > "$T/u.undo"
 # an open that succeeds and writes keeps its undo file, and it restores
 cp --sparse=always "$E2L_IMAGES/demo.img" "$T/good.img"
 rm -f "$T/u.undo"
-"$E2LAYOUT" -w -z "$T/u.undo" -R "mkdir newdir" "$T/good.img" > "$T/out" 2>&1 ||
-	{ cat "$T/out"; check "mkdir with -z failed"; }
+"$E2LAYOUT" -w -z "$T/u.undo" -R "prealloc /srv/new.log 2M" "$T/good.img" > "$T/out" 2>&1 ||
+	{ cat "$T/out"; check "prealloc with -z failed"; }
 [ -s "$T/u.undo" ] || check "a session that wrote kept no undo file"
 if command -v e2undo >/dev/null 2>&1 && [ -s "$T/u.undo" ]; then
 	e2undo "$T/u.undo" "$T/good.img" > "$T/undo.out" 2>&1 ||
