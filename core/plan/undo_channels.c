@@ -198,6 +198,7 @@ static errcode_t dev_write64(io_channel ch, unsigned long long blk,
 {
 	errcode_t err = unix_io_manager->write_blk64(ch, blk, count, buf);
 
+	((struct undo_guard *)ch->app_data)->dev_writes++;
 	ug_follow_sb(ch->app_data);
 	return err;
 }
@@ -207,6 +208,7 @@ static errcode_t dev_write(io_channel ch, unsigned long blk, int count,
 {
 	errcode_t err = unix_io_manager->write_blk(ch, blk, count, buf);
 
+	((struct undo_guard *)ch->app_data)->dev_writes++;
 	ug_follow_sb(ch->app_data);
 	return err;
 }
@@ -216,6 +218,7 @@ static errcode_t dev_write_byte(io_channel ch, unsigned long off,
 {
 	errcode_t err = unix_io_manager->write_byte(ch, off, count, buf);
 
+	((struct undo_guard *)ch->app_data)->dev_writes++;
 	ug_follow_sb(ch->app_data);
 	return err;
 }

@@ -327,6 +327,24 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 	return ret;
 }
 
+errcode_t undo_guard_discard(struct undo_guard **gp)
+{
+	struct undo_guard *g = *gp;
+	struct stat fst, pst;
+	char *path = NULL;
+	errcode_t err;
+
+	if (g && !g->dev_writes && fstat(g->fd, &fst) == 0 &&
+	    lstat(g->path, &pst) == 0 && fst.st_dev == pst.st_dev &&
+	    fst.st_ino == pst.st_ino)
+		path = strdup(g->path);
+	err = undo_guard_close(gp, NULL, NULL);
+	if (path && unlink(path) < 0 && !err)
+		err = errno;
+	free(path);
+	return err;
+}
+
 errcode_t undo_guard_state(struct undo_guard *g, errcode_t *write_err,
 			   int *recorded)
 {

@@ -165,6 +165,15 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 			   int *recorded);
 
 /*
+ * For an open that failed: closes the guard as undo_guard_close does and,
+ * when nothing was written to the device through it, removes the file it
+ * created (O_EXCL: always a new one of ours), so that a failed open leaves
+ * no undo file behind.  A file that may hold a record (a write reached the
+ * device) or that its path no longer names is kept.
+ */
+errcode_t undo_guard_discard(struct undo_guard **gp);
+
+/*
  * Fixes the record size of the undo channel fs was just opened through
  * (undo_io_manager), before anything is written: 32 KiB chunks (as mke2fs
  * asks; far fewer index entries than one per block), or the block size

@@ -50,6 +50,7 @@ struct undo_guard {
 	unsigned long long fs_offset;	/* IMAGE?offset=N: where the fs is */
 	struct undo_writer *w;	/* apply's own writer (NULL: libext2fs's) */
 	struct uw_layer *layer;	/* the channel it records, or NULL */
+	unsigned long dev_writes;	/* writes that went to the device */
 };
 
 

@@ -274,7 +274,7 @@ static errcode_t open_device(struct session *s, const char *device,
 			live_free(s->live);
 			s->live = NULL;
 			session_unlock(s);
-			undo_guard_close(&s->undo_guard, NULL, NULL);
+			undo_guard_discard(&s->undo_guard);
 			return err;
 		}
 	}
@@ -290,7 +290,7 @@ static errcode_t open_device(struct session *s, const char *device,
 		session_unlock(s);
 		out_error(s->out, s->open_who ? s->open_who : session_prog(s),
 			  err, "while trying to open %s", device);
-		undo_guard_close(&s->undo_guard, NULL, NULL);
+		undo_guard_discard(&s->undo_guard);
 		if (err == EXT2_ET_BAD_MAGIC)
 			fs_probe_report(s->out, device);
 		if (err == EXT2_ET_MAGIC_E2IMAGE && !s->debugfs)
@@ -306,7 +306,7 @@ static errcode_t open_device(struct session *s, const char *device,
 		live_free(s->live);
 		s->live = NULL;
 		session_unlock(s);
-		undo_guard_close(&s->undo_guard, NULL, NULL);
+		undo_guard_discard(&s->undo_guard);
 		return err;
 	}
 	s->fs->default_bitmap_type = EXT2FS_BMAP64_RBTREE;
@@ -325,7 +325,7 @@ static errcode_t open_device(struct session *s, const char *device,
 			live_free(s->live);
 			s->live = NULL;
 			session_unlock(s);
-			undo_guard_close(&s->undo_guard, NULL, NULL);
+			undo_guard_discard(&s->undo_guard);
 			return err;
 		}
 	}

@@ -55,6 +55,11 @@ wait_until() {
 	done
 }
 
+# pane_has "TMUX-COMMAND" PATTERN: the pane of session s on that tmux
+# server shows a line matching PATTERN (for wait_until; a tmux server of a
+# test's own, where tests/lib/tmux.sh's one server does not fit).
+pane_has() { $1 capture-pane -p -t s 2>/dev/null | grep -q -- "$2"; }
+
 # fsck_clean IMG: e2fsck -fn finds nothing (exit 0).
 fsck_clean() { e2fsck -fn "$1" >"$T/fsck.out" 2>&1; }
 

@@ -53,13 +53,7 @@ tui() {	# EXPECTED ARGS...
 	n=$((n + 1))
 	tm="tmux -L e2l-opt-$$-$n -f /dev/null"
 	$tm new-session -d -s s -x 120 -y 30 "$E2LAYOUT $*" || fail "tmux"
-	i=0
-	until $tm capture-pane -p -t s 2>/dev/null | grep -q "$want"; do
-		i=$((i + 1))
-		[ $i -lt 150 ] || { $tm capture-pane -p -t s;
-			$tm kill-server; fail "TUI $*: no '$want'"; }
-		sleep 0.1
-	done
+	wait_until 15 "TUI $*: no '$want'" pane_has "$tm" "$want"
 	$tm kill-server
 }
 tui "an e2image file: metadata only" -i "$T/ext4.e2i"

@@ -64,19 +64,10 @@ tm="tmux -L e2l-jdev-$$ -f /dev/null"
 if command -v tmux >/dev/null 2>&1; then
 	$tm new-session -d -s s -x 120 -y 30 \
 		"$E2LAYOUT --journal-dev $jd $fs" || fail "tmux"
-	i=0
-	until $tm capture-pane -p -t s 2>/dev/null | grep -q "1 Overview"; do
-		i=$((i + 1)); [ $i -lt 150 ] || fail "no TUI"; sleep 0.1
-	done
+	wait_until 15 "no TUI" pane_has "$tm" "1 Overview"
 	$tm send-keys -t s 4
-	i=0
-	until $tm capture-pane -p -t s 2>/dev/null |
-		grep -q "^Journal superblock at block 1; log blocks 2-2047 (2046 blocks)"; do
-		i=$((i + 1))
-		[ $i -lt 150 ] || { $tm capture-pane -p -t s;
-			$tm kill-server; fail "TUI journal view"; }
-		sleep 0.1
-	done
+	wait_until 15 "TUI journal view" pane_has "$tm" \
+		"^Journal superblock at block 1; log blocks 2-2047 (2046 blocks)"
 	$tm kill-server
 fi
 

@@ -41,11 +41,7 @@ mkfifo "$T/in"
 pid=$!
 exec 3> "$T/in"
 echo "stats" >&3
-i=0
-until grep -q "Filesystem UUID" "$T/sh.out" 2>/dev/null; do
-	i=$((i + 1)); [ $i -lt 300 ] || fail "the shell never answered"
-	sleep 0.1
-done
+wait_until 30 "the shell never answered" grep -q "Filesystem UUID" "$T/sh.out"
 kill -TERM $pid; wait $pid 2>/dev/null
 exec 3>&-
 leftover "SIGTERM"
