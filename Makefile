@@ -68,6 +68,13 @@ ld_opt      = $(shell printf 'int main(void){return 0;}\n' | \
 LINK_OPT   := -Wl,-O1 -Wl,--as-needed \
 	      $(call ld_opt,-Wl$(comma)-z$(comma)pack-relative-relocs) \
 	      $(call ld_opt,-Wl$(comma)--compress-debug-sections=zlib)
+# The debugging sections go to $(BIN).debug, named by a debuglink that gdb
+# and addr2line follow: the program a cold start reads is 1.7 MB smaller
+# (its debugging sections, compressed, were half of it).  Not under SAN,
+# whose reports symbolize from the program itself.
+SPLIT_DEBUG = if command -v objcopy >/dev/null 2>&1; then \
+		objcopy --only-keep-debug $@ $@.debug && \
+		objcopy --strip-debug --add-gnu-debuglink=$@.debug $@; fi
 TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 # every folder of the engine is on the include path: headers are named by
 # their file name alone, and a file may move between folders without edits
@@ -160,6 +167,9 @@ $(BIN): $(FRONT_OBJ) $(BUILD)/gen/man_page.o $(E2L_LINK)
 	$(CC) $(CFLAGS) $(LINK_OPT) $(LDFLAGS) -o $@ $(FRONT_OBJ) \
 		$(BUILD)/gen/man_page.o \
 		$(E2L_LINK) $(CORE_LIBS)
+ifeq ($(SAN),)
+	$(SPLIT_DEBUG)
+endif
 
 # The layering rule (tests/lib/check_deps.sh): core uses nothing of
 # debugfs-compat, labs, tui or help; debugfs-compat and labs use core only;
@@ -318,6 +328,6 @@ uninstall:
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -rf build build-asan e2layout
+	rm -rf build build-asan e2layout e2layout.debug
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

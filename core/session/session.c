@@ -66,10 +66,14 @@ static errcode_t check_writable(struct session *s, const char *device)
  * meta_bg they are one run, and reading its last block proves the run is
  * inside the image; with meta_bg they are scattered, so the whole table is
  * read now.  A failure makes the caller open the usual way, so that a
- * broken image is refused at open exactly as before.
+ * broken image is refused at open exactly as before.  A plain regular file
+ * (no ?offset=) long enough to hold that block can read it: its size says
+ * so without the read (a cold seek on a large image; the request that needs
+ * the table reads it whole, and reports a read error then).
  */
 static int group_desc_readable(ext2_filsys fs)
 {
+	struct stat st;
 	blk64_t last;
 	char *buf;
 	errcode_t err;
@@ -79,6 +83,11 @@ static int group_desc_readable(ext2_filsys fs)
 	if (!fs->desc_blocks)
 		return 1;
 	last = gdt_block_loc(fs, fs->desc_blocks - 1);
+	if (fs->device_name && !strchr(fs->device_name, '?') &&
+	    !stat(fs->device_name, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 &&
+	    (unsigned long long)st.st_size / fs->blocksize > last)
+		return 1;
 	if (ext2fs_get_mem(fs->blocksize, &buf))
 		return 0;
 	err = io_channel_read_blk64(fs->io, last, 1, buf);
