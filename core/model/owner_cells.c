@@ -58,7 +58,12 @@ static blk64_t ones(const unsigned char *buf, blk64_t x, blk64_t y)
 	}
 	for (; x + 64 <= y; x += 64) {
 		memcpy(&word, buf + (x >> 3), sizeof(word));
-		n += (blk64_t)__builtin_popcountll(word);
+		/* most words of a bitmap are all used or all free (the
+		 * popcount is a libgcc call without -mpopcnt) */
+		if (word == ~(uint64_t)0)
+			n += 64;
+		else if (word)
+			n += (blk64_t)__builtin_popcountll(word);
 	}
 	for (; x + 8 <= y; x += 8)
 		n += (blk64_t)__builtin_popcount(buf[x >> 3]);
