@@ -215,7 +215,8 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	int hit, ci;
 	blk64_t rows = div_up(m->end - m->first, m->row_blocks);
 	blk64_t r, rstart, rend, cfirst, ccount, counts[OWN_CLASS_MAX];
-	int lw = label_width(t, m), cols = w - lw, i, role, lit, wr;
+	blk64_t (*row)[OWN_CLASS_MAX] = NULL;
+	int lw = label_width(t, m), cols = w - lw, i, role, lit, wr, rowok;
 	const char *glyph;
 	enum owner_class cls;
 	double used;
@@ -234,6 +235,8 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 	t->area.bpc = m->bpc;
 	t->area.top_row = m->top_row;
 	cache = cache_get(t, m, h, cols, &hit);
+	if (!cache || !hit)	/* a row's counts in one walk of the index */
+		row = malloc((size_t)cols * sizeof(*row));
 	for (r = m->top_row; r < rows && (int)(r - m->top_row) < h; r++) {
 		int sy = y + (int)(r - m->top_row);
 
@@ -250,6 +253,8 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 		else if (m->label == 'b')
 			tui_text(t, sy, x, lw, R_DIM, "%llu",
 				 (unsigned long long)rstart);
+		rowok = row && !owner_class_counts_row(t->s, rstart, m->bpc,
+							rend, cols, row);
 		for (i = 0; i < cols; i++) {
 			cfirst = rstart + (blk64_t)i * m->bpc;
 			if (cfirst >= rend)
@@ -262,8 +267,12 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 				used = cache->used[ci];
 			} else {
 				memset(counts, 0, sizeof(counts));
-				owner_class_counts_quick(t->s, cfirst, ccount,
-							 counts);
+				if (rowok)
+					memcpy(counts, row[i], sizeof(counts));
+				else
+					owner_class_counts_quick(t->s, cfirst,
+								 ccount,
+								 counts);
 				cls = cell_class(counts, ccount, &used);
 				if (cache) {
 					cache->cls[ci] = (unsigned char)cls;
@@ -304,6 +313,7 @@ void mapw_draw(struct tui *t, struct map_layout *m, int y, int x, int h,
 			put_glyph(&gm, sy, x + lw + i, glyph);
 		}
 	}
+	free(row);
 	attrset(A_NORMAL);
 }
 

@@ -451,6 +451,28 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
 	return 0;
 }
 
+errcode_t owner_class_counts_row(struct session *s, blk64_t first,
+				 blk64_t bpc, blk64_t end, int n,
+				 blk64_t (*counts)[OWN_CLASS_MAX])
+{
+	errcode_t err;
+	blk64_t a, b;
+	int k;
+
+	if (!s->fs)
+		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
+	if (s->owners)
+		return owner_cells_row(s, first, bpc, end, n, counts);
+	for (k = 0, a = first; k < n && a < end; k++, a = b) {
+		b = end - a < bpc ? end : a + bpc;
+		memset(counts[k], 0, sizeof(counts[k]));
+		err = owner_class_counts_quick(s, a, b - a, counts[k]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* Asks for the directory blocks idx knows (up to 64 MiB). */
 struct ra_ctx {
 	int fd;

@@ -199,6 +199,15 @@ errcode_t owner_class_counts_quick(struct session *s, blk64_t first,
 				   blk64_t count,
 				   blk64_t counts[OWN_CLASS_MAX]);
 
+/*
+ * owner_class_counts_quick for n consecutive cells of bpc blocks from
+ * first (the last cut at end): counts[k] set for cell k.  One walk of the
+ * index for the whole row once the scan has begun (a map row's cells).
+ */
+errcode_t owner_class_counts_row(struct session *s, blk64_t first,
+				 blk64_t bpc, blk64_t end, int n,
+				 blk64_t (*counts)[OWN_CLASS_MAX]);
+
 /* After a complete scan: asks the kernel to start reading the directory
  * blocks (up to 64 MiB), before a walk of the tree on a cold cache. */
 void owner_readahead_dirs(struct session *s);

@@ -4,6 +4,7 @@
  * the block bitmap's bits a window at a time. */
 #include "owner_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define WIN_BYTES 16384		/* the bitmap window: 131072 blocks */
@@ -57,7 +58,12 @@ static blk64_t ones(const unsigned char *buf, blk64_t x, blk64_t y)
 	}
 	for (; x + 64 <= y; x += 64) {
 		memcpy(&word, buf + (x >> 3), sizeof(word));
-		n += (blk64_t)__builtin_popcountll(word);
+		/* most words of a bitmap are all used or all free (the
+		 * popcount is a libgcc call without -mpopcnt) */
+		if (word == ~(uint64_t)0)
+			n += 64;
+		else if (word)
+			n += (blk64_t)__builtin_popcountll(word);
 	}
 	for (; x + 8 <= y; x += 8)
 		n += (blk64_t)__builtin_popcount(buf[x >> 3]);
@@ -129,41 +135,60 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 	return 0;
 }
 
+/* A walk over consecutive cells: the file-run iterator and the bitmap
+ * window carry from one cell to the next instead of a seek per cell. */
+struct cellwalk {
+	const struct orun_vec *mv;
+	struct fpack_it j;
+	struct bitwin w;
+};
+
+static errcode_t walk_begin(ext2_filsys fs, struct owner_index *idx,
+			    struct cellwalk *cw, blk64_t first, blk64_t end)
+{
+	static const struct fpack none;
+	errcode_t err;
+
+	memset(&cw->j, 0, sizeof(cw->j));
+	cw->j.v = &none;
+	cw->mv = &idx->meta;
+	if (idx->complete) {
+		err = owner_files(idx, &cw->j.v);
+		if (err)
+			return err;
+	}
+	cw->w.fs = fs;
+	cw->w.bstart = ext2fs_get_block_bitmap_start2(fs->block_map);
+	cw->w.n = 0;
+	cw->w.base = 0;
+	cw->w.limit = end;
+	cw->w.gfirst = cw->w.gend = 0;
+	fpack_at(&cw->j, first);
+	return 0;
+}
+
 /*
  * The walk of idx_for_range (owner_query.c) reduced to counting: at each
  * block the metadata run over it, else the first file run over it, else
  * the bitmap.  Not for bigalloc (a cluster's slack goes to the run beside
- * it there): the caller asks owner_class_counts.
+ * it there): the caller asks owner_class_counts.  Cells come in block
+ * order: the iterator only moves on (every run it passed ends by first).
  */
-static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
-			     blk64_t first, blk64_t end, blk64_t *counts)
+static errcode_t cells_count(struct cellwalk *cw, blk64_t first,
+			     blk64_t end, blk64_t *counts)
 {
-	static const struct fpack none;
-	const struct orun_vec *mv = &idx->meta;
-	struct fpack_it j = {.v = &none};
-	struct bitwin w;
+	const struct orun_vec *mv = cw->mv;
+	struct fpack_it *j = &cw->j;
 	blk64_t pos = first, next, rend;
 	size_t i;
 	errcode_t err;
 
-	if (idx->complete) {
-		err = owner_files(idx, &j.v);
-		if (err)
-			return err;
-	}
-	w.fs = fs;
-	w.bstart = ext2fs_get_block_bitmap_start2(fs->block_map);
-	w.n = 0;
-	w.base = 0;
-	w.limit = end;
-	w.gfirst = w.gend = 0;
 	i = orun_find(mv, pos);
-	fpack_at(&j, pos);
 	while (pos < end) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
-		while (j.ok && orun_end(&j.r) <= pos)
-			fpack_next(&j);
+		while (j->ok && orun_end(&j->r) <= pos)
+			fpack_next(j);
 		next = end;
 		if (i < mv->n && orun_start(&mv->v[i]) < next)
 			next = orun_start(&mv->v[i]);
@@ -174,16 +199,16 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 			pos = rend;
 			continue;
 		}
-		if (j.ok && orun_start(&j.r) <= pos) {
-			rend = orun_end(&j.r);
+		if (j->ok && orun_start(&j->r) <= pos) {
+			rend = orun_end(&j->r);
 			rend = rend < next ? rend : next;
-			counts[j.r.cls] += rend - pos;
+			counts[j->r.cls] += rend - pos;
 			pos = rend;
 			continue;
 		}
-		if (j.ok && orun_start(&j.r) < next)
-			next = orun_start(&j.r);
-		err = count_gap(&w, pos, next, counts);
+		if (j->ok && orun_start(&j->r) < next)
+			next = orun_start(&j->r);
+		err = count_gap(&cw->w, pos, next, counts);
 		if (err)
 			return err;
 		pos = next;
@@ -191,29 +216,64 @@ static errcode_t cells_count(ext2_filsys fs, struct owner_index *idx,
 	return 0;
 }
 
-errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
-			    blk64_t counts[OWN_CLASS_MAX])
+errcode_t owner_cells_row(struct session *s, blk64_t first, blk64_t bpc,
+			  blk64_t end, int n, blk64_t (*counts)[OWN_CLASS_MAX])
 {
 	ext2_filsys fs = s->fs;
-	blk64_t c[OWN_CLASS_MAX] = {0}, total, end;
+	struct cellwalk *cw;
+	blk64_t total, a, b;
 	errcode_t err;
-	int k;
+	int cell;
 
 	err = owner_scan_begin(s);
 	if (err)
 		return err;
 	total = ext2fs_blocks_count(fs->super);
-	end = first + count;
-	if (end < first || end > total)
+	if (end > total)
 		end = total;
-	if (first >= end)
+	if (first >= end || n < 1)
 		return 0;
 	if (EXT2FS_CLUSTER_RATIO(fs) > 1 || !fs->block_map)
-		return owner_class_counts(s, first, count, counts);
-	err = cells_count(fs, s->owners, first, end, c);
-	if (err)	/* the bitmap would not give its bits */
-		return owner_class_counts(s, first, count, counts);
+		goto one_by_one;
+	cw = malloc(sizeof(*cw));
+	if (!cw)
+		return ENOMEM;
+	err = walk_begin(fs, s->owners, cw, first, end);
+	for (cell = 0, a = first; !err && cell < n && a < end; cell++) {
+		b = end - a < bpc ? end : a + bpc;
+		memset(counts[cell], 0, sizeof(counts[cell]));
+		err = cells_count(cw, a, b, counts[cell]);
+		a = b;
+	}
+	free(cw);
+	if (!err)
+		return 0;
+one_by_one:	/* bigalloc, or the bitmap would not give its bits */
+	for (cell = 0, a = first; cell < n && a < end; cell++) {
+		b = end - a < bpc ? end : a + bpc;
+		memset(counts[cell], 0, sizeof(counts[cell]));
+		err = owner_class_counts(s, a, b - a, counts[cell]);
+		if (err)
+			return err;
+		a = b;
+	}
+	return 0;
+}
+
+errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
+			    blk64_t counts[OWN_CLASS_MAX])
+{
+	blk64_t c[1][OWN_CLASS_MAX], end = first + count;
+	errcode_t err;
+	int k;
+
+	if (end < first)
+		end = ~(blk64_t)0;
+	err = owner_cells_row(s, first, end - first, end, 1, c);
+	if (err || first >= end ||
+	    first >= ext2fs_blocks_count(s->fs->super))
+		return err;
 	for (k = 0; k < OWN_CLASS_MAX; k++)
-		counts[k] += c[k];
+		counts[k] += c[0][k];
 	return 0;
 }

@@ -425,6 +425,10 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
  */
 errcode_t owner_cell_counts(struct session *s, blk64_t first, blk64_t count,
 			    blk64_t counts[OWN_CLASS_MAX]);
+/* The same for n cells of bpc blocks from first (the last cut at end): one
+ * walk of the index; counts[k] set for cell k. */
+errcode_t owner_cells_row(struct session *s, blk64_t first, blk64_t bpc,
+			  blk64_t end, int n, blk64_t (*counts)[OWN_CLASS_MAX]);
 
 /* The worst files (owner_top.c): offers one file; ENOMEM when their
  * buffer cannot be grown. */

@@ -111,6 +111,36 @@ static void add_overlaps(struct tsession *t)
 	}
 }
 
+/* A row of cells in one walk (owner_class_counts_row, the map's) gives
+ * each cell the counts owner_class_counts gives it alone. */
+static void row_same(struct tsession *t, const char *img, const char *when,
+		     blk64_t pos, blk64_t bpc, int n)
+{
+	blk64_t total = ext2fs_blocks_count(t->s.fs->super), b;
+	blk64_t c[OWN_CLASS_MAX];
+	blk64_t (*row)[OWN_CLASS_MAX] = calloc((size_t)n, sizeof(*row));
+	int i, k;
+
+	assert_non_null(row);
+	assert_int_equal(owner_class_counts_row(&t->s, pos, bpc, total, n,
+						row), 0);
+	for (i = 0, b = pos; i < n && b < total; i++, b += bpc) {
+		memset(c, 0, sizeof(c));
+		assert_int_equal(owner_class_counts(&t->s, b, bpc, c), 0);
+		for (k = 0; k < OWN_CLASS_MAX; k++)
+			if (c[k] != row[i][k])
+				fail_msg("%s %s: row cell %d of %llu from "
+					 "%llu: %s %llu alone, %llu in the "
+					 "row", img, when, i,
+					 (unsigned long long)bpc,
+					 (unsigned long long)pos,
+					 owner_class_key(k),
+					 (unsigned long long)c[k],
+					 (unsigned long long)row[i][k]);
+	}
+	free(row);
+}
+
 /* The counts of the cells of a map add up to the whole range's: a cell
  * that starts inside a long run sees that run's owner, however many
  * shorter runs start between it and the cell (cross-links). */
@@ -137,6 +167,7 @@ static void cells_add_up(struct tsession *t, const char *img,
 		     b += bpc, cells++)
 			assert_int_equal(owner_class_counts(&t->s, b, bpc,
 							    sum), 0);
+		row_same(t, img, when, pos, bpc, (int)cells);
 		assert_int_equal(owner_class_counts(&t->s, pos, b - pos,
 						    whole), 0);
 		for (k = 0; k < OWN_CLASS_MAX; k++)
