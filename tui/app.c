@@ -279,9 +279,9 @@ static void scan_start(struct tui *t)
 	t->scanning = 1;
 	t->scan_cancelled = 0;
 	t->scan_ms = 0;
-	/* its first frame after its first slice (40 ms): a scan done by then
-	 * shows only its end, no "scan 0%" frame just before it */
-	t->scan_drawn = 0;
+	/* its first frame a quarter second after the one just drawn, as the
+	 * next ones: a scan done by then (100k files) shows only its end */
+	t->scan_drawn = now_ms();
 }
 
 /* Runs the scan for about 40 ms.  Returns 1 when the screen should change. */

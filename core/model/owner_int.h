@@ -166,10 +166,12 @@ void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 
 /*
  * The scan's file runs, packed (owner_pack.c).  While the scan pushes
- * them: varints in pages, one list a bucket of 2^shift blocks, in the
- * order pushed.  Sorted (fpack_sort, on first query): blocks of at most
- * FPACK_BLK delta-coded runs, each with its first run's start and inode
- * and the furthest end of every run up to its last, searched by halves.
+ * them: blocks of at most FPACK_BLK delta-coded runs in pages, one list a
+ * bucket of 2^shift blocks, in the order pushed, each block with its first
+ * run's start and inode and the furthest end of every run up to its last.
+ * Sorted (fpack_sort, on first query): a segment a bucket, in turn, each
+ * its blocks sorted (a bucket pushed in order: its own blocks as they
+ * are), searched by halves.
  */
 #define FPACK_PAGE 4096		/* bytes a page takes (one malloc) */
 #define FPACK_RUN_MAX 24	/* bytes a coded run takes at most */
@@ -190,15 +192,6 @@ struct fprev {
 	uint32_t lnext;		/* the logical block after the last run */
 };
 
-struct fbucket {
-	struct fpage *head, *tail;
-	struct fprev prev;	/* the last run pushed */
-	size_t n;
-	blk64_t last;		/* the last run's start */
-	int mixed;		/* a run pushed at or before the last's start:
-				   the bucket needs the sort */
-};
-
 struct fblk {
 	blk64_t start;		/* its first run's */
 	blk64_t maxend;		/* the furthest end of its runs and all before */
@@ -206,6 +199,28 @@ struct fblk {
 	uint16_t off;		/* in page->b */
 	uint16_t n;
 	uint32_t ino;		/* its first run's */
+};
+
+/* A bucket's runs are coded in blocks as the sorted ones are, so that a
+ * bucket pushed in order becomes sorted blocks as it is (its maxends and
+ * overlap its own until the sort adds the buckets before it). */
+struct fbucket {
+	struct fpage *head, *tail;
+	struct fprev prev;	/* the last run pushed */
+	size_t n;
+	blk64_t last;		/* the last run's start */
+	int mixed;		/* a run pushed at or before the last's start:
+				   the bucket needs the sort */
+	int overlap;		/* a run started inside an earlier one */
+	blk64_t maxend;		/* the furthest end of its runs */
+	struct fblk *blk;	/* its blocks, in its pages */
+	size_t nblk, capblk;
+};
+
+/* Sorted blocks, a bucket's: the sorted index is its buckets' in turn. */
+struct fseg {
+	struct fblk *blk;
+	size_t n;
 };
 
 struct fpack {
@@ -217,8 +232,8 @@ struct fpack {
 	int nb;			/* buckets */
 	unsigned shift;
 	struct fbucket b[FPACK_BUCKETS];
-	struct fblk *blk;	/* sorted: nblk blocks in pages */
-	size_t nblk;
+	struct fseg seg[FPACK_BUCKETS];	/* sorted: nseg, in pages */
+	int nseg;
 	struct fpage *pages;
 };
 
@@ -228,7 +243,8 @@ struct fpack_it {
 	const struct fpack *v;
 	struct orun r;
 	int ok;
-	size_t b;		/* its block */
+	int s;			/* its block: seg[s].blk[b] */
+	size_t b;
 	unsigned left;		/* runs of the block after r */
 	const uint8_t *p;
 	struct fprev pv;

@@ -1,7 +1,7 @@
 /* owner_pack.c - the packed file runs of the ownership index (4-6 bytes a
- * run): pushed into buckets by block range as varints, each bucket sorted
- * and packed into blocks of delta-coded runs on first query, and the search
- * and iteration the queries use. */
+ * run): pushed into buckets by block range as blocks of delta-coded runs,
+ * each bucket sorted on first query (one pushed in order kept as it is),
+ * and the search and iteration the queries use. */
 #include "owner_int.h"
 
 #include <errno.h>
@@ -57,7 +57,8 @@ static inline int64_t zag(uint64_t x)
 #define H_LB 0x20
 #define H_LEN_SHIFT 6
 
-static uint8_t *put_run(uint8_t *p, struct fprev *pv, blk64_t start,
+static inline __attribute__((always_inline)) uint8_t *
+put_run(uint8_t *p, struct fprev *pv, blk64_t start,
 			uint32_t len, uint32_t ino, uint32_t lblk, int code)
 {
 	uint8_t *h = p++;
@@ -168,23 +169,68 @@ void fpack_init(struct fpack *v, blk64_t blocks, int nbuckets)
 		v->shift = 63;
 }
 
-static errcode_t raw_put(struct fpack *v, blk64_t start, uint32_t len,
-			 uint32_t ino, uint32_t lblk, int code)
+/* Room for one more block in *blk (*cap of them), need in all. */
+static errcode_t blk_room(struct fblk **blk, size_t *cap, size_t need)
+{
+	size_t c = *cap ? *cap + *cap / 2 : 16;
+	struct fblk *nb;
+
+	if (need <= *cap)
+		return 0;
+	if (c < need)
+		c = need;
+	nb = realloc(*blk, c * sizeof(*nb));
+	if (!nb)
+		return ENOMEM;
+	*blk = nb;
+	*cap = c;
+	return 0;
+}
+
+/* A new block of *k's list at page g's end, coded from its first run. */
+static struct fblk *blk_open(struct fblk *k, struct fpage *g, blk64_t start,
+			     uint32_t ino, struct fprev *pv)
+{
+	k->start = start;
+	k->ino = ino;
+	k->n = 0;
+	k->off = (uint16_t)g->used;
+	k->page = g;
+	*pv = (struct fprev){start, ino, 0};
+	return k;
+}
+
+static inline __attribute__((always_inline)) errcode_t
+raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
+	uint32_t lblk, int code)
 {
 	blk64_t k = start >> v->shift;
 	struct fbucket *b = &v->b[k < (blk64_t)v->nb ? k : (blk64_t)v->nb - 1];
 	struct fpage *g = b->tail;
+	struct fblk *kb = b->nblk ? &b->blk[b->nblk - 1] : NULL;
+	int room = g && FPACK_PAGE_DATA - g->used >= FPACK_RUN_MAX;
 
-	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX) {
-		g = page_add(&b->head, &b->tail);
-		if (!g)
+	if (!room || kb->n == FPACK_BLK) {
+		if (!room) {
+			g = page_add(&b->head, &b->tail);
+			if (!g)
+				return ENOMEM;
+		}
+		if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
 			return ENOMEM;
+		kb = blk_open(&b->blk[b->nblk++], g, start, ino, &b->prev);
 	}
 	if (b->n && start <= b->last)
 		b->mixed = 1;
+	if (start < b->maxend)
+		b->overlap = 1;
 	b->last = start;
 	g->used = (uint32_t)(put_run(g->b + g->used, &b->prev, start, len,
 				     ino, lblk, code) - g->b);
+	if (start + len > b->maxend)
+		b->maxend = start + len;
+	kb->maxend = b->maxend;
+	kb->n++;
 	b->n++;
 	v->n++;
 	return 0;
@@ -194,24 +240,28 @@ static errcode_t raw_put(struct fpack *v, blk64_t start, uint32_t len,
 static errcode_t thaw(struct fpack *v)
 {
 	struct fpack_it it;
-	struct fblk *blk = v->blk;
-	struct fpage *pages = v->pages;
-	size_t nblk = v->nblk;
+	struct fpack *old = malloc(sizeof(*old));
 	errcode_t err = 0;
+	int k;
 
-	v->blk = NULL;
+	if (!old)
+		return ENOMEM;
+	memcpy(old, v, sizeof(*old));
 	v->pages = NULL;
-	v->nblk = 0;
+	memset(v->seg, 0, sizeof(v->seg));
+	v->nseg = 0;
 	v->n = 0;
 	v->sorted = 0;
 	v->overlap = 0;
 	memset(&it, 0, sizeof(it));
-	it.v = &(struct fpack){.blk = blk, .nblk = nblk};
+	it.v = old;
 	for (fpack_at(&it, 0); it.ok && !err; fpack_next(&it))
 		err = raw_put(v, orun_start(&it.r), it.r.len, it.r.ino,
 			      it.r.lblk, frun_cls_code(it.r.cls));
-	free(blk);
-	pages_free(pages);
+	for (k = 0; k < old->nseg; k++)
+		free(old->seg[k].blk);
+	pages_free(old->pages);
+	free(old);
 	return err;
 }
 
@@ -224,12 +274,15 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r)
 
 	if (code < 0 || (start + len) >> FRUN_START_BITS)
 		return EOVERFLOW;
-	if (v->sorted && v->nblk) {
+	if (v->sorted && v->nseg) {
 		err = thaw(v);
 		if (err)
 			return err;
 	}
 	v->sorted = 0;
+	if (len <= FRUN_MAX_LEN)	/* the usual run: one piece */
+		return raw_put(v, start, (uint32_t)len, r->ino,
+			       (uint32_t)lblk, code);
 	while (len) {	/* pieces of at most FRUN_MAX_LEN, as frun_push */
 		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
 		err = raw_put(v, start, (uint32_t)n, r->ino, (uint32_t)lblk,
@@ -247,11 +300,12 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r)
 errcode_t fpack_each(const struct fpack *v,
 		     int (*fn)(const struct orun *r, void *arg), void *arg)
 {
-	const struct fpage *g;
 	const uint8_t *p;
 	struct fprev pv;
 	struct fpack_it it;
 	struct orun r;
+	size_t j;
+	unsigned i;
 	int k;
 
 	if (v->sorted) {
@@ -262,22 +316,26 @@ errcode_t fpack_each(const struct fpack *v,
 				return 0;
 		return 0;
 	}
-	for (k = 0; k < v->nb; k++) {
-		pv = (struct fprev){0, 0, 0};
-		for (g = v->b[k].head; g; g = g->next)
-			for (p = g->b; p < g->b + g->used;) {
+	for (k = 0; k < v->nb; k++)
+		for (j = 0; j < v->b[k].nblk; j++) {
+			const struct fblk *kb = &v->b[k].blk[j];
+
+			pv = (struct fprev){kb->start, kb->ino, 0};
+			p = kb->page->b + kb->off;
+			for (i = 0; i < kb->n; i++) {
 				p = get_run(p, &pv, &r);
 				if (fn(&r, arg))
 					return 0;
 			}
-	}
+		}
 	return 0;
 }
 
 /* Output of the sort: blocks of at most FPACK_BLK runs, each in one page. */
 struct fout {
 	struct fpack *v;
-	size_t capblk;
+	struct fblk *blk;	/* the bucket's sorted blocks */
+	size_t nblk, capblk;
 	struct fpage *tail;
 	struct fprev pv;
 	blk64_t maxend;
@@ -286,7 +344,7 @@ struct fout {
 static errcode_t out_run(struct fout *o, const struct orun *r)
 {
 	struct fpack *v = o->v;
-	struct fblk *b = v->nblk ? &v->blk[v->nblk - 1] : NULL;
+	struct fblk *b = o->nblk ? &o->blk[o->nblk - 1] : NULL;
 	blk64_t start = orun_start(r);
 
 	if (start < o->maxend)
@@ -296,22 +354,10 @@ static errcode_t out_run(struct fout *o, const struct orun *r)
 		if (!o->tail || FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX)
 			if (!page_add(&v->pages, &o->tail))
 				return ENOMEM;
-		if (v->nblk == o->capblk) {
-			size_t cap = o->capblk ? o->capblk + o->capblk / 2 : 64;
-			struct fblk *nb = realloc(v->blk, cap * sizeof(*nb));
-
-			if (!nb)
-				return ENOMEM;
-			v->blk = nb;
-			o->capblk = cap;
-		}
-		b = &v->blk[v->nblk++];
-		b->start = start;
-		b->ino = r->ino;
-		b->n = 0;
-		b->off = (uint16_t)o->tail->used;
-		b->page = o->tail;
-		o->pv = (struct fprev){start, r->ino, 0};
+		if (blk_room(&o->blk, &o->capblk, o->nblk + 1))
+			return ENOMEM;
+		b = blk_open(&o->blk[o->nblk++], o->tail, start, r->ino,
+			     &o->pv);
 	}
 	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
 					   start, r->len, r->ino, r->lblk,
@@ -324,20 +370,82 @@ static errcode_t out_run(struct fout *o, const struct orun *r)
 	return 0;
 }
 
+/* The next segment: n blocks in blk (its memory the segment's). */
+static void seg_add(struct fpack *v, struct fblk *blk, size_t n)
+{
+	struct fblk *nb = realloc(blk, n * sizeof(*nb));	/* shrinks */
+
+	if (nb)
+		blk = nb;
+	v->seg[v->nseg].blk = blk;
+	v->seg[v->nseg].n = n;
+	v->nseg++;
+}
+
 /*
- * One bucket at a time: its runs unpacked into the 12-byte work vector,
- * sorted there (frun_sort: its order, its duplicates dropped), packed into
- * blocks, its pages freed before the next bucket's are read (the peak is
- * the packed runs and one bucket's 12-byte ones).  ENOMEM leaves v empty,
- * its error in v->err, which every query then returns.
+ * A bucket pushed in order (starts rising: no duplicates) as it is: its
+ * blocks and pages the next segment, its maxends raised to the furthest
+ * end of the buckets before it, as out_run would have made them.
+ */
+static void adopt(struct fout *o, struct fbucket *b)
+{
+	struct fpack *v = o->v;
+	size_t j;
+
+	if (!b->nblk)
+		return;
+	if (b->overlap || b->blk[0].start < o->maxend)
+		v->overlap = 1;
+	for (j = 0; j < b->nblk; j++)
+		if (b->blk[j].maxend < o->maxend)
+			b->blk[j].maxend = o->maxend;
+	if (b->maxend > o->maxend)
+		o->maxend = b->maxend;
+	if (o->tail)
+		o->tail->next = b->head;
+	else
+		v->pages = b->head;
+	o->tail = b->tail;
+	v->n += b->n;
+	seg_add(v, b->blk, b->nblk);
+	memset(b, 0, sizeof(*b));
+}
+
+/* A mixed bucket's runs, in the order pushed, into the work vector. */
+static errcode_t unpack_bucket(const struct fbucket *b, struct frun_vec *w)
+{
+	const uint8_t *p;
+	struct fprev pv;
+	struct orun r;
+	errcode_t err = 0;
+	size_t j;
+	unsigned i;
+
+	for (j = 0; j < b->nblk && !err; j++) {
+		const struct fblk *k = &b->blk[j];
+
+		pv = (struct fprev){k->start, k->ino, 0};
+		p = k->page->b + k->off;
+		for (i = 0; i < k->n && !err; i++) {
+			p = get_run(p, &pv, &r);
+			err = frun_push(w, &r);
+		}
+	}
+	return err;
+}
+
+/*
+ * One bucket at a time, each the next segment: a bucket pushed in order
+ * as it is (no copy); a mixed one's runs unpacked into the 12-byte work
+ * vector, sorted there (frun_sort: its order, its duplicates dropped),
+ * packed into blocks, its pages freed before the next bucket's are read
+ * (the peak is the packed runs and one bucket's 12-byte ones).  ENOMEM leaves v empty, its error
+ * in v->err, which every query then returns.
  */
 errcode_t fpack_sort(struct fpack *v)
 {
 	struct frun_vec w = {0};
 	struct fout o = {.v = v};
-	struct fpage *g;
-	const uint8_t *p;
-	struct fprev pv;
 	struct orun r;
 	errcode_t err = 0;
 	size_t i;
@@ -350,15 +458,13 @@ errcode_t fpack_sort(struct fpack *v)
 	for (k = 0; k < v->nb; k++) {
 		struct fbucket *b = &v->b[k];
 
-		pv = (struct fprev){0, 0, 0};
-		for (g = b->head; g && !err; g = g->next)
-			for (p = g->b; p < g->b + g->used && !err;) {
-				p = get_run(p, &pv, &r);
-				/* starts rising: in order, no duplicates */
-				err = b->mixed ? frun_push(&w, &r)
-					       : out_run(&o, &r);
-			}
+		if (!b->mixed) {
+			adopt(&o, b);
+			continue;
+		}
+		err = unpack_bucket(b, &w);
 		pages_free(b->head);
+		free(b->blk);
 		memset(b, 0, sizeof(*b));
 		if (err)
 			break;
@@ -367,6 +473,12 @@ errcode_t fpack_sort(struct fpack *v)
 			frun_unpack(&w, &w.v[i], &r);
 			err = out_run(&o, &r);
 		}
+		if (o.nblk && !err)
+			seg_add(v, o.blk, o.nblk);
+		else
+			free(o.blk);
+		o.blk = NULL;
+		o.nblk = o.capblk = 0;
 		w.n = 0;
 		w.nlx = 0;
 		w.lx_unsorted = 0;
@@ -380,12 +492,6 @@ errcode_t fpack_sort(struct fpack *v)
 		v->err = err;
 		return err;
 	}
-	if (v->nblk) {
-		struct fblk *nb = realloc(v->blk, v->nblk * sizeof(*nb));
-
-		if (nb)
-			v->blk = nb;
-	}
 	v->sorted = 1;
 	return 0;
 }
@@ -394,24 +500,28 @@ void fpack_free(struct fpack *v)
 {
 	int k;
 
-	for (k = 0; k < v->nb; k++)
+	for (k = 0; k < v->nb; k++) {
 		pages_free(v->b[k].head);
+		free(v->b[k].blk);
+	}
 	memset(v->b, 0, sizeof(v->b));
 	pages_free(v->pages);
 	v->pages = NULL;
-	free(v->blk);
-	v->blk = NULL;
-	v->nblk = 0;
+	for (k = 0; k < v->nseg; k++)
+		free(v->seg[k].blk);
+	memset(v->seg, 0, sizeof(v->seg));
+	v->nseg = 0;
 	v->n = 0;
 	v->sorted = 0;
 	v->overlap = 0;
 }
 
-/* Positions it at block b's first run. */
-static void at_block(struct fpack_it *it, size_t b)
+/* Positions it at the first run of segment s's block b. */
+static void at_block(struct fpack_it *it, int s, size_t b)
 {
-	const struct fblk *k = &it->v->blk[b];
+	const struct fblk *k = &it->v->seg[s].blk[b];
 
+	it->s = s;
 	it->b = b;
 	it->left = k->n;
 	it->p = k->page->b + k->off;
@@ -426,8 +536,10 @@ void fpack_next(struct fpack_it *it)
 	if (it->left) {
 		it->p = get_run(it->p, &it->pv, &it->r);
 		it->left--;
-	} else if (it->b + 1 < it->v->nblk) {
-		at_block(it, it->b + 1);
+	} else if (it->b + 1 < it->v->seg[it->s].n) {
+		at_block(it, it->s, it->b + 1);
+	} else if (it->s + 1 < it->v->nseg) {
+		at_block(it, it->s + 1, 0);
 	} else {
 		it->ok = 0;
 	}
@@ -436,22 +548,35 @@ void fpack_next(struct fpack_it *it)
 void fpack_at(struct fpack_it *it, blk64_t pos)
 {
 	const struct fpack *v = it->v;
-	size_t lo = 0, hi = v->nblk;
+	const struct fseg *g;
+	int slo = 0, shi = v->nseg;
+	size_t lo = 0, hi;
 
 	it->ok = 0;
-	while (lo < hi) {	/* the first block reaching past pos */
+	while (slo < shi) {	/* the first segment reaching past pos */
+		int mid = slo + (shi - slo) / 2;
+
+		g = &v->seg[mid];
+		if (g->blk[g->n - 1].maxend > pos)
+			shi = mid;
+		else
+			slo = mid + 1;
+	}
+	if (slo == v->nseg)
+		return;
+	g = &v->seg[slo];
+	hi = g->n;
+	while (lo < hi) {	/* its first block reaching past pos */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v->blk[mid].maxend > pos)
+		if (g->blk[mid].maxend > pos)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	if (lo == v->nblk)
-		return;
 	/* every run before this block ends by pos; the first of its runs
 	 * that ends after pos is over pos, else the first after it */
-	at_block(it, lo);
+	at_block(it, slo, lo);
 	while (it->ok && orun_end(&it->r) <= pos)
 		fpack_next(it);
 }

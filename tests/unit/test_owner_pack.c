@@ -3,7 +3,8 @@
  * runs of a 20 TiB filesystem: a file in every group, block numbers past
  * 2^32, runs longer than FRUN_MAX_LEN, logical blocks of every size,
  * cross-links, shared and duplicated runs, pushes out of order, runs added
- * after the sort; with the buckets by range and with one. */
+ * after the sort; with the buckets by range and with one; runs pushed in
+ * order, the buckets the sort takes as they are. */
 #include "testlib.h"
 #include "owner_int.h"
 
@@ -201,6 +202,106 @@ static void t_one_bucket(void **state)
 	run_case(1);
 }
 
+/* Every run of the sorted index as the reference's, fpack_at as
+ * frun_find, the overlap flag as the reference's (either way). */
+static void compare_any(struct both *b)
+{
+	struct fpack_it it = {.v = &b->p};
+	struct orun r;
+	size_t i, k, n;
+	blk64_t pos;
+	int j;
+
+	frun_sort(&b->ref);
+	assert_int_equal(fpack_sort(&b->p), 0);
+	assert_int_equal(b->p.n, b->ref.n);
+	assert_int_equal(b->p.overlap, b->ref.overlap);
+	for (fpack_at(&it, 0), i = 0; it.ok; fpack_next(&it), i++) {
+		assert_true(i < b->ref.n);
+		frun_unpack(&b->ref, &b->ref.v[i], &r);
+		same_run(&it.r, &r, i);
+	}
+	assert_int_equal(i, b->ref.n);
+	n = b->ref.n;
+	for (j = 0; j < 20000; j++) {
+		i = rnd() % n;
+		pos = frun_start(&b->ref.v[i]) +
+		      rnd() % (frun_len(&b->ref.v[i]) + 2);
+		pos -= pos && j % 3 == 0;
+		k = frun_find(&b->ref, pos);
+		fpack_at(&it, pos);
+		if (k == n) {
+			assert_false(it.ok);
+			continue;
+		}
+		assert_true(it.ok);
+		frun_unpack(&b->ref, &b->ref.v[k], &r);
+		same_run(&it.r, &r, k);
+	}
+}
+
+/*
+ * Runs pushed in order, as a scan of a tidy filesystem pushes them: each
+ * bucket taken as it was pushed (many blocks, many pages each).  A long
+ * run at the end of a bucket's range reaches into the next bucket (its
+ * blocks' furthest ends are its end; with cross set, the next bucket's
+ * first run starts inside it: an overlap only the buckets together show;
+ * cross 2: a run pushed after the next bucket's starts inside it, an
+ * overlap in its own bucket); with mixed set, one bucket is pushed out of
+ * order among the tidy ones.
+ */
+static void in_order_case(int cross, int mixed)
+{
+	struct both b;
+	blk64_t span, s;
+	uint32_t ino = 12;
+	int k, i;
+
+	memset(&b, 0, sizeof(b));
+	fpack_init(&b.p, TIB20, FPACK_BUCKETS);
+	span = (blk64_t)1 << b.p.shift;		/* a bucket's blocks */
+	for (k = 0; k < 40; k++) {
+		s = (blk64_t)k * span;
+		for (i = 0; i < 900; i++) {	/* 14 blocks, 1-2 pages */
+			put(&b, s, 1 + rnd() % 5, ino++, 0,
+			    classes[1 + i % 2]);
+			s += 6 + rnd() % (i % 50 ? 8 : 300000);
+		}
+		if (k % 5 == 0)		/* into the next bucket and past */
+			put(&b, (blk64_t)(k + 1) * span - 100,
+			    cross ? 30000 : 50, ino++, 0,
+			    OWN_FILE);
+		else if (k % 5 == 1 && cross == 2)	/* inside that run */
+			put(&b, (blk64_t)k * span - 1 - rnd() % 3, 1, ino++,
+			    0, OWN_DIR);
+	}
+	if (mixed)
+		for (i = 0; i < 300; i++)
+			put(&b, 7 * span + rnd() % (span / 2), 1, ino++, 0,
+			    OWN_DIR);
+	for (k = 0; k < FPACK_BUCKETS; k++)
+		assert_int_equal(b.p.b[k].mixed, mixed && k == 7);
+	compare_any(&b);
+	if (!mixed)	/* the mixed bucket's runs may overlap or not */
+		assert_int_equal(b.p.overlap, cross != 0);
+	/* pushed again after the sort: all sorted again */
+	put(&b, 3 * span + 17, 2, 99, 0, OWN_FILE);
+	compare_any(&b);
+	fpack_free(&b.p);
+	free(b.ref.v);
+	free(b.ref.lx);
+}
+
+static void t_in_order(void **state)
+{
+	(void)state;
+	in_order_case(0, 0);
+	in_order_case(1, 0);
+	in_order_case(2, 0);
+	in_order_case(0, 1);
+	in_order_case(2, 1);
+}
+
 /* What the format cannot hold is refused, as frun_push refuses it. */
 static void t_overflow(void **state)
 {
@@ -225,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_buckets),
 		cmocka_unit_test(t_one_bucket),
+		cmocka_unit_test(t_in_order),
 		cmocka_unit_test(t_overflow),
 	};
 
