@@ -54,8 +54,8 @@ errcode_t bitmap_group_uninit_marks(ext2_filsys fs, ext2fs_block_bitmap *out)
 	return 0;
 }
 
-errcode_t bitmap_group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
-			    unsigned char *buf, unsigned char *tmp)
+static errcode_t group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
+			    unsigned char *buf, unsigned char *tmp, int verify)
 {
 	size_t n = bitmap_group_bytes(fs), i;
 	int csum = ext2fs_has_group_desc_csum(fs);
@@ -76,7 +76,7 @@ errcode_t bitmap_group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 		err = io_channel_read_blk64(fs->io, blk, -(int)n, buf);
 		if (err)
 			return EXT2_ET_BLOCK_BITMAP_READ;
-		if (!(fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS) &&
+		if (verify && !(fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS) &&
 		    !ext2fs_block_bitmap_csum_verify(fs, g, (char *)buf, n))
 			return EXT2_ET_BLOCK_BITMAP_CSUM_INVALID;
 	}
@@ -99,4 +99,17 @@ errcode_t bitmap_group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 	for (; i < n; i++)
 		buf[i] |= tmp[i];
 	return 0;
+}
+
+errcode_t bitmap_group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
+			    unsigned char *buf, unsigned char *tmp)
+{
+	return group_read(fs, g, um, buf, tmp, 1);
+}
+
+errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
+			      ext2fs_block_bitmap um, unsigned char *buf,
+			      unsigned char *tmp)
+{
+	return group_read(fs, g, um, buf, tmp, 0);
 }

@@ -34,4 +34,10 @@ errcode_t bitmap_group_uninit_marks(ext2_filsys fs, ext2fs_block_bitmap *out);
 errcode_t bitmap_group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 			    unsigned char *buf, unsigned char *tmp);
 
+/* bitmap_group_read of a group whose checksum a bitmap_group_read already
+ * checked: the checksum not computed again. */
+errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
+			      ext2fs_block_bitmap um, unsigned char *buf,
+			      unsigned char *tmp);
+
 #endif

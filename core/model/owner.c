@@ -275,17 +275,38 @@ out:
 
 errcode_t owner_scan_begin(struct session *s)
 {
+	struct owner_bits *bits;
 	errcode_t err;
 
 	if (!s->fs)
 		return EXT2_ET_MAGIC_EXT2FS_FILSYS;
 	if (s->owners)
 		return 0;
-	err = session_need(s, NEED_BLOCK_BITMAP);
-	if (err)
+	/* the bitmap read from the disk a group at a time where it can be;
+	 * one that fails there is loaded for its error */
+	if (!owner_bits_usable(s) || owner_bits_open(s->fs, &bits)) {
+		bits = NULL;
+		err = session_need(s, NEED_BLOCK_BITMAP);
+		if (err)
+			return err;
+	}
+	err = owner_idx_open(s->fs, s->device, OKEEP_ALL, OWNER_TOP_KEEP,
+			     &s->owners);
+	if (err) {
+		owner_bits_free(bits);
 		return err;
-	return owner_idx_open(s->fs, s->device, OKEEP_ALL, OWNER_TOP_KEEP,
-			      &s->owners);
+	}
+	s->owners->bits = bits;
+	return 0;
+}
+
+int owner_bitmap_from_disk(struct session *s)
+{
+	if (!s->fs)
+		return 0;
+	if (!s->owners && (!owner_bits_usable(s) || owner_scan_begin(s)))
+		return 0;
+	return s->owners->bits && !s->fs->block_map;
 }
 
 double owner_scan_progress(const struct session *s)
@@ -531,6 +552,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->probe_found);
 	free(idx->pgroup);
 	free(idx->pbits);
+	owner_bits_free(idx->bits);
 	free(idx->meta.v);
 	free(idx->meta.maxend);
 	fpack_free(&idx->files);

@@ -50,6 +50,11 @@ char owner_class_letter(enum owner_class cls);
  * report other used blocks as OWN_UNKNOWN.
  */
 errcode_t owner_scan_begin(struct session *s);
+/* Does the index read the block bitmap from the disk a group at a time
+ * (not loaded in the session, see owner_bits.c), so that a request need
+ * not load it?  Begins the index (owner_scan_begin) where it may: 0 when
+ * that fails or the bitmap is to be loaded. */
+int owner_bitmap_from_disk(struct session *s);
 errcode_t owner_scan_step(struct session *s, unsigned max_inodes, int *done);
 /* Fraction of the inode scan done, 0..1. */
 double owner_scan_progress(const struct session *s);

@@ -12,6 +12,7 @@
 /* A window of the block bitmap's bits: block base + i is bit i. */
 struct bitwin {
 	ext2_filsys fs;
+	struct owner_bits *bits;	/* NULL: fs->block_map */
 	blk64_t bstart;		/* the bitmap's first block */
 	blk64_t base, n;	/* the window; n == 0: none loaded */
 	blk64_t limit;		/* no window reaches past it */
@@ -29,7 +30,9 @@ static errcode_t win_load(struct bitwin *w, blk64_t a)
 	w->n = w->limit - w->base;
 	if (w->n > (blk64_t)WIN_BYTES * 8)
 		w->n = (blk64_t)WIN_BYTES * 8;
-	err = ext2fs_get_block_bitmap_range2(w->fs->block_map, w->base,
+	err = w->bits ? owner_bits_range(w->fs, w->bits, w->base,
+					 (size_t)w->n, w->buf) :
+	      ext2fs_get_block_bitmap_range2(w->fs->block_map, w->base,
 					     (size_t)w->n, w->buf);
 	if (err)
 		w->n = 0;
@@ -158,7 +161,9 @@ static errcode_t walk_begin(ext2_filsys fs, struct owner_index *idx,
 			return err;
 	}
 	cw->w.fs = fs;
-	cw->w.bstart = ext2fs_get_block_bitmap_start2(fs->block_map);
+	cw->w.bits = fs->block_map ? NULL : idx->bits;
+	cw->w.bstart = cw->w.bits ? fs->super->s_first_data_block :
+		       ext2fs_get_block_bitmap_start2(fs->block_map);
 	cw->w.n = 0;
 	cw->w.base = 0;
 	cw->w.limit = end;
@@ -233,7 +238,8 @@ errcode_t owner_cells_row(struct session *s, blk64_t first, blk64_t bpc,
 		end = total;
 	if (first >= end || n < 1)
 		return 0;
-	if (EXT2FS_CLUSTER_RATIO(fs) > 1 || !fs->block_map)
+	if (EXT2FS_CLUSTER_RATIO(fs) > 1 ||
+	    (!fs->block_map && !s->owners->bits))
 		goto one_by_one;
 	cw = malloc(sizeof(*cw));
 	if (!cw)

@@ -345,6 +345,10 @@ struct owner_index {
 	dgrp_t *pgroup;
 	unsigned char *pbits;
 	size_t npgroup;
+	/* the session's index built without the bitmap loaded: its bits read
+	 * from the disk a group at a time (owner_bits.c), while
+	 * fs->block_map is NULL; a loaded bitmap is always read instead */
+	struct owner_bits *bits;
 	/* a probe scan in an order of its own (owner_probe.c): the groups
 	 * whose inodes it reads, porder[0..nporder), porder[porder_at] the
 	 * one being read; NULL: inode order */
@@ -412,6 +416,29 @@ static inline int owner_probe_maybe(const struct owner_index *idx, blk64_t a,
 /* With idx->npgroup: the first block in [a, b) whose cluster is in use
  * (set) or free (!set), in *z; ENOENT when there is none (owner_probe.c,
  * for the queries' gaps between runs). */
+struct owner_bits;
+struct session;
+
+/* May the session's index read the block bitmap from the disk (not loaded
+ * or changed in memory, not a catastrophic open, whole bytes a group, no
+ * bigalloc)?  0: it loads the bitmap. */
+int owner_bits_usable(const struct session *s);
+
+/* Ready to read fs's bitmap a group at a time, every group read once first
+ * so that its errors are a load's (EXT2_ET_BLOCK_BITMAP_READ,
+ * EXT2_ET_BLOCK_BITMAP_CSUM_INVALID). */
+errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out);
+void owner_bits_free(struct owner_bits *ob);
+
+/* n bits from block base (at or past the first data block), as
+ * ext2fs_get_block_bitmap_range2 gives them. */
+errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
+			   blk64_t base, size_t n, unsigned char *out);
+
+/* The first block of [a, b) in use (set) or free in *z; ENOENT: none. */
+errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,
+			  blk64_t b, int set, blk64_t *z);
+
 errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
 			   blk64_t a, blk64_t b, int set, blk64_t *z);
 

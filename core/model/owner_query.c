@@ -57,6 +57,8 @@ struct emitter {
 	blk64_t from;		/* runs before it are only remembered */
 	const struct owner_index *part;	/* its groups' bitmaps, not
 					   fs->block_map (a probe) */
+	struct owner_bits *bits;	/* the disk's bitmap a group at a
+					   time, not fs->block_map */
 };
 
 static void emit(struct emitter *e, const struct owner_run *r)
@@ -204,6 +206,8 @@ static int gap_find(struct emitter *e, blk64_t a, blk64_t b, int set,
 
 	if (e->part)
 		return owner_probe_find(e->fs, e->part, a, b, set, z) != 0;
+	if (e->bits)	/* a read error: as if none, the run used */
+		return owner_bits_find(e->fs, e->bits, a, b, set, z) != 0;
 	if (set)
 		return ext2fs_find_first_set_block_bitmap2(bm, a, b - 1, z);
 	return ext2fs_find_first_zero_block_bitmap2(bm, a, b - 1, z);
@@ -265,6 +269,7 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 	e.arg = arg;
 	e.from = first;
 	e.part = idx->npgroup ? idx : NULL;
+	e.bits = fs->block_map ? NULL : idx->bits;
 	/* With bigalloc, start at the cluster so that its slack is known. */
 	pos -= pos % EXT2FS_CLUSTER_RATIO(fs);
 	mv = &idx->meta;

@@ -299,6 +299,11 @@ errcode_t plan_build_move(struct session *s, const char *kind, ext2_ino_t ino,
 	errcode_t err;
 
 	*pp = NULL;
+	/* the free space is the loaded bitmap's (an owner index built
+	 * before may have read the disk's group by group instead) */
+	err = session_need(s, NEED_BLOCK_BITMAP);
+	if (err)
+		return err;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return ENOMEM;

@@ -4,6 +4,7 @@
 #include "fs_probe.h"
 #include "map.h"
 #include "owner.h"
+#include "dfs_util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -109,6 +110,11 @@ static int do_map(struct session *s, int argc, char **argv)
 	char *line;
 	int a, k;
 
+	/* the dispatcher's bitmap check, unless the index reads the bitmap
+	 * from the disk a group at a time */
+	if (!owner_bitmap_from_disk(s) &&
+	    dfs_check_loaded(s, argv[0], NEED_BLOCK_BITMAP))
+		return CMD_FAIL;
 	for (a = 1; a < argc; a++) {
 		if ((!strcmp(argv[a], "--width") || !strcmp(argv[a], "-w") ||
 		     !strcmp(argv[a], "--rows")) && a + 1 < argc) {
@@ -200,6 +206,6 @@ const struct cmd_entry cmd_map = {
 	.synopsis = "map [--width N] [--rows N] [FIRST-LAST|BLOCK|gGROUP]",
 	.summary = "Draw the layout: one letter per cell for its main owner",
 	.options = "--width --rows",
-	.flags = CMD_NEEDS_FS | CMD_NEEDS_BBITMAP | CMD_JSON,
+	.flags = CMD_NEEDS_FS | CMD_JSON,
 	.run = do_map,
 };

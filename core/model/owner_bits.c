@@ -1,0 +1,191 @@
+/* owner_bits.c - the block bitmap bits the owner index reads for free and
+ * unowned space, from the disk a group at a time (a few groups cached) when
+ * the session has not loaded the bitmap, so that the index never needs the
+ * whole bitmap in memory (see owner_int.h, struct owner_bits). */
+#include "owner_int.h"
+#include "bitmap_group.h"
+#include "session.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OBITS_CACHE 4	/* groups kept: a walk in block order needs one */
+
+struct owner_bits {
+	ext2fs_block_bitmap um;		/* BLOCK_UNINIT marks, or NULL */
+	size_t gbytes;			/* one group's bitmap */
+	dgrp_t g[OBITS_CACHE];
+	int have[OBITS_CACHE];
+	unsigned next;			/* the slot filled next */
+	unsigned char *buf;		/* OBITS_CACHE * gbytes */
+	unsigned char *tmp;		/* gbytes of scratch */
+};
+
+int owner_bits_usable(const struct session *s)
+{
+	ext2_filsys fs = s->fs;
+
+	/* as frag_stream_usable: a loaded bitmap may differ from the disk
+	 * (a shell's setb), a cluster bitmap is left to libext2fs */
+	return fs && !fs->block_map && !(s->loaded & NEED_BLOCK_BITMAP) &&
+	       !(s->flags & SESSION_CATASTROPHIC) &&
+	       bitmap_group_usable(fs) && EXT2FS_CLUSTER_RATIO(fs) == 1;
+}
+
+void owner_bits_free(struct owner_bits *ob)
+{
+	if (!ob)
+		return;
+	if (ob->um)
+		ext2fs_free_block_bitmap(ob->um);
+	free(ob->buf);
+	free(ob->tmp);
+	free(ob);
+}
+
+errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out)
+{
+	struct owner_bits *ob;
+	errcode_t err;
+	dgrp_t g;
+
+	*out = NULL;
+	ob = calloc(1, sizeof(*ob));
+	if (!ob)
+		return ENOMEM;
+	ob->gbytes = bitmap_group_bytes(fs);
+	ob->buf = malloc(OBITS_CACHE * ob->gbytes);
+	ob->tmp = malloc(ob->gbytes);
+	err = ENOMEM;
+	if (!ob->buf || !ob->tmp)
+		goto fail;
+	err = bitmap_group_uninit_marks(fs, &ob->um);
+	if (err)
+		goto fail;
+	/* every group read once, so that a bitmap a load would refuse (a
+	 * read or checksum error) is refused here, before any answer */
+	for (g = 0; g < fs->group_desc_count; g++) {
+		err = bitmap_group_read(fs, g, ob->um, ob->buf, ob->tmp);
+		if (err)
+			goto fail;
+	}
+	*out = ob;
+	return 0;
+fail:
+	owner_bits_free(ob);
+	return err;
+}
+
+/* Group g's bits, from the cache or the disk. */
+static errcode_t group_bits(ext2_filsys fs, struct owner_bits *ob, dgrp_t g,
+			    const unsigned char **bits)
+{
+	unsigned k;
+	errcode_t err;
+
+	for (k = 0; k < OBITS_CACHE; k++)
+		if (ob->have[k] && ob->g[k] == g) {
+			*bits = ob->buf + k * ob->gbytes;
+			return 0;
+		}
+	k = ob->next;
+	ob->next = (ob->next + 1) % OBITS_CACHE;
+	ob->have[k] = 0;
+	/* checked by owner_bits_open */
+	err = bitmap_group_reread(fs, g, ob->um, ob->buf + k * ob->gbytes,
+				ob->tmp);
+	if (err)
+		return err;
+	ob->g[k] = g;
+	ob->have[k] = 1;
+	*bits = ob->buf + k * ob->gbytes;
+	return 0;
+}
+
+/* The group of block b (at or past the first data block) and b's bit in
+ * it. */
+static dgrp_t bit_of(ext2_filsys fs, blk64_t b, blk64_t *i)
+{
+	blk64_t off = b - fs->super->s_first_data_block;
+	blk64_t bpg = EXT2_BLOCKS_PER_GROUP(fs->super);
+
+	*i = off % bpg;
+	return (dgrp_t)(off / bpg);
+}
+
+errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
+			   blk64_t base, size_t n, unsigned char *out)
+{
+	blk64_t bpg = EXT2_BLOCKS_PER_GROUP(fs->super), i, take;
+	const unsigned char *bits;
+	size_t done = 0, k;
+	errcode_t err;
+	dgrp_t g;
+
+	if (base < fs->super->s_first_data_block ||
+	    base + n > ext2fs_blocks_count(fs->super))
+		return EINVAL;
+	memset(out, 0, (n + 7) / 8);
+	while (done < n) {
+		g = bit_of(fs, base + done, &i);
+		err = group_bits(fs, ob, g, &bits);
+		if (err)
+			return err;
+		take = bpg - i;
+		if (take > n - done)
+			take = n - done;
+		if (!(i % 8) && !(done % 8)) {
+			/* whole bytes, the last one's spare bits cleared */
+			memcpy(out + done / 8, bits + i / 8, (take + 7) / 8);
+			if (take % 8)
+				out[(done + take) / 8] &=
+					(unsigned char)((1u << (take % 8)) - 1);
+		} else {
+			for (k = 0; k < take; k++)
+				if ((bits[(i + k) / 8] >> ((i + k) % 8)) & 1)
+					out[(done + k) / 8] |= (unsigned char)
+						(1u << ((done + k) % 8));
+		}
+		done += take;
+	}
+	return 0;
+}
+
+errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,
+			  blk64_t b, int set, blk64_t *z)
+{
+	blk64_t bpg = EXT2_BLOCKS_PER_GROUP(fs->super), i, gend, gbase;
+	unsigned long long w, skip = set ? 0 : ~0ULL;
+	const unsigned char *bits;
+	errcode_t err;
+	dgrp_t g;
+
+	if (a < fs->super->s_first_data_block)
+		a = fs->super->s_first_data_block;
+	if (b > ext2fs_blocks_count(fs->super))
+		b = ext2fs_blocks_count(fs->super);
+	while (a < b) {
+		g = bit_of(fs, a, &i);
+		err = group_bits(fs, ob, g, &bits);
+		if (err)
+			return err;
+		gbase = a - i;
+		gend = b - gbase < bpg ? b - gbase : bpg;
+		for (; i < gend; i++) {
+			if (!(i & 63) && i + 64 <= gend) {
+				memcpy(&w, bits + i / 8, 8);
+				if (w == skip) {
+					i += 63;
+					continue;
+				}
+			}
+			if (((bits[i / 8] >> (i % 8)) & 1) == !!set) {
+				*z = gbase + i;
+				return 0;
+			}
+		}
+		a = gbase + gend;
+	}
+	return ENOENT;
+}
