@@ -52,11 +52,12 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS_CORE) ncursesw 2>/dev/null)
 # not linked: libcrypto by a live move (core/live/sha256.c), libtracefs and
 # libtraceevent by the experiment counters (core/experiment/tracefs_dl.c),
 # ncurses by the full-screen view (tui/curses_dl.c), readline by the
-# interactive shell (debugfs-compat/shell/rl_dl.c).  Their headers are still
+# interactive shell (debugfs-compat/shell/rl_dl.c); libm, too, by the
+# experiment statistics (core/experiment/math_dl.c).  Their headers are still
 # needed to build.
 DL_PKGS    := libcrypto libtracefs libtraceevent
 CORE_LIBS  := $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS_CORE)) \
-		2>/dev/null) -lm
+		2>/dev/null)
 # The program's start, every run: -O1 and --as-needed (no library linked
 # that is not used), relative relocations packed (DT_RELR: the tables the
 # loader walks went from 58 KB to 1) and the debugging sections compressed
@@ -75,7 +76,8 @@ LINK_OPT   := -Wl,-O1 -Wl,--as-needed \
 SPLIT_DEBUG = if command -v objcopy >/dev/null 2>&1; then \
 		objcopy --only-keep-debug $@ $@.debug && \
 		objcopy --strip-debug --add-gnu-debuglink=$@.debug $@; fi
-TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+# the unit tests check the statistics against libm directly: they link it
+TEST_LIBS  := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka) -lm
 # every folder of the engine is on the include path: headers are named by
 # their file name alone, and a file may move between folders without edits
 SRC_DIRS   := $(sort $(shell find core debugfs-compat tui labs help -type d \

@@ -5,6 +5,7 @@
 #include "exp_report_int.h"
 #include "exp_run.h"
 #include "exp_trace.h"
+#include "math_dl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -168,14 +169,14 @@ static void strip(const struct row *r, char out[STRIP_WIDTH + 3])
 	out[STRIP_WIDTH + 2] = 0;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < r->n[s]; i++) {
-			lo = fmin(lo, r->v[s][i]);
-			hi = fmax(hi, r->v[s][i]);
+			lo = mdl_fmin(lo, r->v[s][i]);
+			hi = mdl_fmax(hi, r->v[s][i]);
 		}
 	if (!(hi >= lo))
 		return;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < r->n[s]; i++) {
-			int x = hi > lo ? (int)lround((r->v[s][i] - lo) /
+			int x = hi > lo ? (int)mdl_lround((r->v[s][i] - lo) /
 				(hi - lo) * (STRIP_WIDTH - 1)) :
 				STRIP_WIDTH / 2;
 			char *c = &out[1 + x], me = s ? 'B' : 'A';
@@ -194,8 +195,8 @@ static void plot(struct sink *o, const struct row *r)
 
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < r->n[s]; i++) {
-			lo = fmin(lo, r->v[s][i]);
-			hi = fmax(hi, r->v[s][i]);
+			lo = mdl_fmin(lo, r->v[s][i]);
+			hi = mdl_fmax(hi, r->v[s][i]);
 		}
 	if (!(hi >= lo))
 		return;
@@ -205,8 +206,9 @@ static void plot(struct sink *o, const struct row *r)
 		memset(line, ' ', PLOT_WIDTH);
 		line[PLOT_WIDTH] = 0;
 		for (i = 0; i < r->n[s]; i++) {
-			int x = hi > lo ? (int)lround((r->v[s][i] - lo) /
-				(hi - lo) * (PLOT_WIDTH - 1)) : PLOT_WIDTH / 2;
+			int x = hi > lo ? (int)mdl_lround((r->v[s][i] -
+				lo) / (hi - lo) * (PLOT_WIDTH - 1)) :
+				PLOT_WIDTH / 2;
 			char *p = &line[x];
 
 			*p = *p == ' ' ? 'o' : *p == 'o' ? '2' :

@@ -3,6 +3,8 @@
  * evaluated with the modified Lentz method), its quantiles by bisection. */
 #include "exp_stats.h"
 
+#include "math_dl.h"
+
 #include <math.h>
 
 #define CF_EPS		1e-15
@@ -55,13 +57,13 @@ double exps_ibeta(double x, double a, double b)
 		return NAN;
 	if (x == 0 || x == 1)
 		return x;
-	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		 b * log1p(-x);
+	lfront = mdl_lgamma(a + b) - mdl_lgamma(a) - mdl_lgamma(b) +
+		 a * mdl_log(x) + b * mdl_log1p(-x);
 	/* the fraction converges fast on one side of the mean; use the
 	 * symmetry I_x(a, b) = 1 - I_{1-x}(b, a) on the other */
 	if (x < (a + 1.0) / (a + b + 2.0))
-		return exp(lfront) * ibeta_cf(x, a, b) / a;
-	return 1.0 - exp(lfront) * ibeta_cf(1.0 - x, b, a) / b;
+		return mdl_exp(lfront) * ibeta_cf(x, a, b) / a;
+	return 1.0 - mdl_exp(lfront) * ibeta_cf(1.0 - x, b, a) / b;
 }
 
 double exps_t_cdf(double t, double df)
@@ -110,7 +112,7 @@ void exps_mean_sd(const double *x, size_t n, double *mean, double *sd)
 	for (i = 0; i < n; i++)
 		ss += (x[i] - m) * (x[i] - m);
 	*mean = m;
-	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	*sd = n > 1 ? mdl_sqrt(ss / (double)(n - 1)) : 0;
 }
 
 /* (t_{0.975} + t_{0.80}) at df: the multiple of the standard error an
@@ -136,7 +138,7 @@ int exps_compare(const double *a, size_t na, const double *b, size_t nb,
 	c->delta_pct = c->diff * scale;
 	va = c->sd_a * c->sd_a / (double)na;
 	vb = c->sd_b * c->sd_b / (double)nb;
-	se = sqrt(va + vb);
+	se = mdl_sqrt(va + vb);
 	if (se == 0) {
 		c->t = c->diff == 0 ? 0 : (c->diff > 0 ? INFINITY : -INFINITY);
 		c->df = (double)(na + nb - 2);
@@ -166,7 +168,7 @@ int exps_compare(const double *a, size_t na, const double *b, size_t nb,
 static int detects(const struct exps_cmp *c, double n, double target)
 {
 	double va = c->sd_a * c->sd_a, vb = c->sd_b * c->sd_b;
-	double se = sqrt((va + vb) / n);
+	double se = mdl_sqrt((va + vb) / n);
 	double df = n < 2 ? 1 : 2.0 * n - 2.0;
 
 	return detect_factor(df) * se <= target;

@@ -15,16 +15,9 @@
 #define SB_OFF		1024
 #define SB_LEN		1024
 
-/* Reads the ext2 superblock of path into sb; 0 when it is a journal
- * device's. */
-static errcode_t read_sb(int fd, struct ext2_super_block *sb)
+/* 0 when sb (as read from the device) is a journal device's. */
+static errcode_t check_sb(struct ext2_super_block *sb)
 {
-	ssize_t n = pread(fd, sb, SB_LEN, SB_OFF);
-
-	if (n < 0)
-		return errno;
-	if (n != SB_LEN)
-		return EXT2_ET_SHORT_READ;
 #ifdef WORDS_BIGENDIAN
 	ext2fs_swap_super(sb);
 #endif
@@ -37,17 +30,27 @@ static errcode_t read_sb(int fd, struct ext2_super_block *sb)
 	return 0;
 }
 
-int journal_ext_is_device(const char *path)
+/* Reads the ext2 superblock of path into sb; 0 when it is a journal
+ * device's. */
+static errcode_t read_sb(int fd, struct ext2_super_block *sb)
+{
+	ssize_t n = pread(fd, sb, SB_LEN, SB_OFF);
+
+	if (n < 0)
+		return errno;
+	if (n != SB_LEN)
+		return EXT2_ET_SHORT_READ;
+	return check_sb(sb);
+}
+
+int journal_ext_is_sb(const void *head, ssize_t n)
 {
 	struct ext2_super_block sb;
-	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (n < SB_OFF + SB_LEN)
 		return 0;
-	r = read_sb(fd, &sb) == 0;
-	close(fd);
-	return r;
+	memcpy(&sb, (const char *)head + SB_OFF, SB_LEN);
+	return check_sb(&sb) == 0;
 }
 
 errcode_t journal_ext_read(const char *path, struct e2l_journal *j)

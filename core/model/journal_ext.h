@@ -7,10 +7,11 @@
 #include "session.h"
 
 /*
- * Is the file at path a journal device?  1 yes (its ext2 superblock has
- * journal_dev), 0 no or unreadable.
+ * Do the first n bytes of a device (head, from offset 0) say it is a
+ * journal device?  1 yes (its ext2 superblock has journal_dev), 0 no or
+ * too short.
  */
-int journal_ext_is_device(const char *path);
+int journal_ext_is_sb(const void *head, ssize_t n);
 
 /*
  * Reads the journal device at path into j: its ext2 superblock (UUID,

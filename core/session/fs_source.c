@@ -3,6 +3,7 @@
  * temporary file, or one partition of a disk, found through libblkid. */
 #include "fs_source.h"
 #include "e2l_err.h"
+#include "fs_head.h"
 
 #include <blkid.h>
 #include <dirent.h>
@@ -17,31 +18,6 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define EXT2_MAGIC_OFF	1080	/* s_magic of the primary superblock */
-
-/* What the first bytes of device say: 1 qcow2, 2 ext2/3/4, 0 neither,
- * -1 unreadable (the open that follows says why). */
-static int sniff(const char *device)
-{
-	unsigned char b[EXT2_MAGIC_OFF + 2];
-	ssize_t n;
-	int fd;
-
-	fd = open(device, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = pread(fd, b, sizeof(b), 0);
-	close(fd);
-	if (n < 0)
-		return -1;	/* a directory (a mount point), ... */
-	if (n >= 4 && !memcmp(b, "QFI\xfb", 4))
-		return 1;
-	if (n == (ssize_t)sizeof(b) && b[EXT2_MAGIC_OFF] == 0x53 &&
-	    b[EXT2_MAGIC_OFF + 1] == 0xef)
-		return 2;
-	return 0;
-}
 
 /* Runs "e2image -r qcow raw"; its error output goes to s->out when it
  * fails.  0, or the error to report. */
@@ -442,7 +418,8 @@ static void offset_part(struct session *s, const char *device)
 }
 
 errcode_t fs_source_resolve(struct session *s, const char *device,
-			    unsigned flags, char **open_as)
+			    const struct fs_head *head, unsigned flags,
+			    char **open_as)
 {
 	int kind;
 
@@ -451,7 +428,7 @@ errcode_t fs_source_resolve(struct session *s, const char *device,
 		offset_part(s, device);
 		return 0;
 	}
-	kind = sniff(device);
+	kind = fs_head_kind(head);
 	if (kind == 1)
 		return from_qcow2(s, device, flags, open_as);
 	if (kind == 2 || kind < 0) {
@@ -468,8 +445,11 @@ errcode_t fs_source_resolve(struct session *s, const char *device,
 
 void fs_source_not_e2image(struct session *s, const char *device)
 {
-	int kind = sniff(device);
+	struct fs_head head;
+	int kind;
 
+	fs_head_read(device, &head, 0);
+	kind = fs_head_kind(&head);
 	if (kind == 1 || kind == 2)
 		out_error(s->out, "e2layout", 0, "%s: this is %s, not an "
 			  "e2image file: open it without -i", device,

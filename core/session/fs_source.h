@@ -4,10 +4,12 @@
 #ifndef E2L_FS_SOURCE_H
 #define E2L_FS_SOURCE_H
 
+#include "fs_head.h"
 #include "session.h"
 
 /*
- * Before session_open tries device: when it holds no ext2/3/4 superblock
+ * Before session_open tries device, head its first bytes (fs_head_read):
+ * when it holds no ext2/3/4 superblock
  * but a qcow2 image (e2image -Q) or a partition table, decides what to open
  * instead and says so on s->out:
  *  - qcow2: refused with SESSION_RW (E2L_ERR_UNSAFE); otherwise converted
@@ -24,7 +26,8 @@
  * refused (E2L_ERR_BAD_ARGUMENT).
  */
 errcode_t fs_source_resolve(struct session *s, const char *device,
-			    unsigned flags, char **open_as);
+			    const struct fs_head *head, unsigned flags,
+			    char **open_as);
 
 /*
  * After the open: the filesystem's blocks must fit what holds them, the

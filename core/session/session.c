@@ -408,6 +408,7 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 		       const char *undo_file, blk64_t superblock,
 		       unsigned blocksize)
 {
+	struct fs_head head;
 	char *open_as = NULL;
 	errcode_t err = 0;
 
@@ -427,9 +428,11 @@ errcode_t session_open(struct session *s, const char *device, unsigned flags,
 	}
 	if (!s->debugfs && !superblock &&
 	    !(s->extra_open_flags & EXT2_FLAG_IMAGE_FILE)) {
-		if (journal_ext_is_device(device))
+		/* one read of the first bytes serves both questions */
+		fs_head_read(device, &head, 1);
+		if (journal_ext_is_sb(head.b, head.n))
 			return show_journal_device(s, device);
-		err = fs_source_resolve(s, device, flags, &open_as);
+		err = fs_source_resolve(s, device, &head, flags, &open_as);
 	}
 	if (!err)
 		err = open_device(s, open_as ? open_as : device, flags,
