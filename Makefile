@@ -33,7 +33,7 @@ DEB_DEPS  := libext2fs-dev comerr-dev libblkid-dev libncurses-dev \
 	     libcmocka-dev pkg-config e2fsprogs fdisk tmux gcc make \
 	     hyperfine time jq clang \
 	     libtracefs-dev libtraceevent-dev libssl-dev fio bonnie++ dbench \
-	     groff-base man-db python3 python3-jsonschema locales
+	     groff-base man-db python3 python3-jsonschema locales strace
 
 CFLAGS	?= -O2 -g
 WARN	:= -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
