@@ -64,7 +64,7 @@ static void same(const char *img, const char *what, const struct answer *a,
 /* The first free block past the first data block, and how many follow. */
 static blk64_t free_spot(ext2_filsys fs, blk64_t *len)
 {
-	blk64_t total = ext2fs_blocks_count(fs->super), a, z;
+	blk64_t total = ext2fs_blocks_count(fs->super), a = 0, z = 0;
 
 	assert_int_equal(ext2fs_find_first_zero_block_bitmap2(
 		fs->block_map, fs->super->s_first_data_block, total - 1, &a),
