@@ -4,6 +4,7 @@
  * whole bitmap in memory (see owner_int.h, struct owner_bits). */
 #include "owner_int.h"
 #include "bitmap_group.h"
+#include "frag.h"
 #include "session.h"
 
 #include <errno.h>
@@ -24,13 +25,10 @@ struct owner_bits {
 
 int owner_bits_usable(const struct session *s)
 {
-	ext2_filsys fs = s->fs;
-
-	/* as frag_stream_usable: a loaded bitmap may differ from the disk
-	 * (a shell's setb), a cluster bitmap is left to libext2fs */
-	return fs && !fs->block_map && !(s->loaded & NEED_BLOCK_BITMAP) &&
-	       !(s->flags & SESSION_CATASTROPHIC) &&
-	       bitmap_group_usable(fs) && EXT2FS_CLUSTER_RATIO(fs) == 1;
+	/* frag's own conditions for reading the bitmap from the disk: a
+	 * loaded bitmap may differ from the disk (a shell's setb), a cluster
+	 * bitmap is left to libext2fs */
+	return frag_stream_usable(s) && !s->fs->block_map;
 }
 
 void owner_bits_free(struct owner_bits *ob)
@@ -107,11 +105,10 @@ static errcode_t group_bits(ext2_filsys fs, struct owner_bits *ob, dgrp_t g,
  * it. */
 static dgrp_t bit_of(ext2_filsys fs, blk64_t b, blk64_t *i)
 {
-	blk64_t off = b - fs->super->s_first_data_block;
-	blk64_t bpg = EXT2_BLOCKS_PER_GROUP(fs->super);
+	dgrp_t g = ext2fs_group_of_blk2(fs, b);
 
-	*i = off % bpg;
-	return (dgrp_t)(off / bpg);
+	*i = b - ext2fs_group_first_block2(fs, g);
+	return g;
 }
 
 errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
