@@ -269,6 +269,16 @@ errcode_t fpack_each(const struct fpack *v,
  * frun_find; !it->ok when there is none. */
 void fpack_at(struct fpack_it *it, blk64_t pos);
 void fpack_next(struct fpack_it *it);
+/* A gap between runs, [a, b), for fpack_count's caller to count. */
+typedef errcode_t (*fpack_gap_fn)(void *arg, blk64_t a, blk64_t b,
+				  blk64_t *counts);
+/* The map cells' inner loop over [pos, lim), where no metadata run lies:
+ * each block the first run over it owns (the queries' answer) added to
+ * counts[that run's class], each stretch no run covers handed to gap;
+ * it (sorted, positioned by fpack_at at or before pos) moves on only past
+ * runs ending by the last block counted, as fpack_next would. */
+errcode_t fpack_count(struct fpack_it *it, blk64_t pos, blk64_t lim,
+		      blk64_t *counts, fpack_gap_fn gap, void *arg);
 void fpack_free(struct fpack *v);
 
 struct owner_index;

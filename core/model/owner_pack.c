@@ -90,7 +90,8 @@ put_run(uint8_t *p, struct fprev *pv, blk64_t start,
 	return p;
 }
 
-static inline const uint8_t *get_run(const uint8_t *p, struct fprev *pv,
+static inline __attribute__((always_inline)) const uint8_t *
+get_run(const uint8_t *p, struct fprev *pv,
 				     struct orun *r)
 {
 	unsigned head = *p++, im, ln;
@@ -200,6 +201,29 @@ static struct fblk *blk_open(struct fblk *k, struct fpage *g, blk64_t start,
 	return k;
 }
 
+/* A new block for b's next run (start, ino), in a new page when its last
+ * has no room for one more run. */
+static errcode_t bucket_room(struct fbucket *b, blk64_t start, uint32_t ino)
+{
+	struct fpage *g = b->tail;
+
+	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX) {
+		g = page_add(&b->head, &b->tail);
+		if (!g)
+			return ENOMEM;
+	}
+	if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
+		return ENOMEM;
+	blk_open(&b->blk[b->nblk++], g, start, ino, &b->prev);
+	return 0;
+}
+
+/*
+ * The run coded into a local buffer and copied into the page whole
+ * (FPACK_RUN_MAX bytes: the page has that room): stores through the
+ * page's bytes may alias anything, and made the compiler reload every
+ * field of the bucket after each one.
+ */
 static inline __attribute__((always_inline)) errcode_t
 raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 	uint32_t lblk, int code)
@@ -207,29 +231,36 @@ raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 	blk64_t k = start >> v->shift;
 	struct fbucket *b = &v->b[k < (blk64_t)v->nb ? k : (blk64_t)v->nb - 1];
 	struct fpage *g = b->tail;
-	struct fblk *kb = b->nblk ? &b->blk[b->nblk - 1] : NULL;
-	int room = g && FPACK_PAGE_DATA - g->used >= FPACK_RUN_MAX;
+	struct fblk *kb;
+	uint8_t buf[FPACK_RUN_MAX];
+	struct fprev pv;
+	blk64_t maxend = b->maxend;
+	uint32_t used, n;
+	errcode_t err;
 
-	if (!room || kb->n == FPACK_BLK) {
-		if (!room) {
-			g = page_add(&b->head, &b->tail);
-			if (!g)
-				return ENOMEM;
-		}
-		if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
-			return ENOMEM;
-		kb = blk_open(&b->blk[b->nblk++], g, start, ino, &b->prev);
+	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX ||
+	    b->blk[b->nblk - 1].n == FPACK_BLK) {
+		err = bucket_room(b, start, ino);
+		if (err)
+			return err;
+		g = b->tail;
 	}
+	kb = &b->blk[b->nblk - 1];
 	if (b->n && start <= b->last)
 		b->mixed = 1;
-	if (start < b->maxend)
+	if (start < maxend)
 		b->overlap = 1;
 	b->last = start;
-	g->used = (uint32_t)(put_run(g->b + g->used, &b->prev, start, len,
-				     ino, lblk, code) - g->b);
-	if (start + len > b->maxend)
-		b->maxend = start + len;
-	kb->maxend = b->maxend;
+	pv = b->prev;
+	n = (uint32_t)(put_run(buf, &pv, start, len, ino, lblk, code) - buf);
+	b->prev = pv;
+	used = g->used;
+	memcpy(g->b + used, buf, sizeof(buf));
+	g->used = used + n;
+	if (start + len > maxend)
+		maxend = start + len;
+	b->maxend = maxend;
+	kb->maxend = maxend;
 	kb->n++;
 	b->n++;
 	v->n++;
@@ -543,6 +574,72 @@ void fpack_next(struct fpack_it *it)
 	} else {
 		it->ok = 0;
 	}
+}
+
+/*
+ * fpack_next's usual step kept in the caller's registers: the block's
+ * coding state copied out of it and back only when a block ends (the map
+ * walks every run of the index once a frame).
+ */
+errcode_t fpack_count(struct fpack_it *it, blk64_t pos, blk64_t lim,
+		      blk64_t *counts, fpack_gap_fn gap, void *arg)
+{
+	const uint8_t *p = it->p;
+	struct fprev pv = it->pv;
+	struct orun r = it->r;
+	unsigned left = it->left;
+	blk64_t rs, re, t;
+	errcode_t err = 0;
+
+	if (!it->ok)
+		goto rest;
+	re = pv.end;	/* the current run's end */
+	rs = re - r.len;
+	for (;;) {
+		while (re <= pos) {	/* the first run ending after pos */
+			if (left) {
+				p = get_run(p, &pv, &r);
+				left--;
+				re = pv.end;
+				rs = re - r.len;
+				continue;
+			}
+			it->p = p;
+			it->r = r;
+			it->pv = pv;
+			it->left = 0;
+			fpack_next(it);		/* the next block */
+			if (!it->ok)
+				goto rest;
+			p = it->p;
+			pv = it->pv;
+			r = it->r;
+			left = it->left;
+			re = pv.end;
+			rs = re - r.len;
+		}
+		if (rs >= lim)
+			break;
+		if (rs > pos) {
+			err = gap(arg, pos, rs, counts);
+			if (err)
+				break;
+			pos = rs;
+		}
+		t = re < lim ? re : lim;
+		counts[r.cls] += t - pos;
+		pos = t;
+		if (pos >= lim)
+			break;
+	}
+	it->p = p;
+	it->pv = pv;
+	it->r = r;
+	it->left = left;
+	if (err || pos >= lim)
+		return err;
+rest:
+	return gap(arg, pos, lim, counts);
 }
 
 void fpack_at(struct fpack_it *it, blk64_t pos)
