@@ -215,7 +215,13 @@ struct fbucket {
 	blk64_t maxend;		/* the furthest end of its runs */
 	struct fblk *blk;	/* its blocks, in its pages */
 	size_t nblk, capblk;
+	/* the runs pushed at or before the last's start while they are few
+	 * (FPACK_STRAY_PART of the bucket), the blocks staying in order: the
+	 * sort merges them in instead of sorting the bucket */
+	struct frun_vec stray;
 };
+
+#define FPACK_STRAY_PART 16	/* one run in this many may stray */
 
 /* Sorted blocks, a bucket's: the sorted index is its buckets' in turn. */
 struct fseg {
@@ -231,6 +237,8 @@ struct fpack {
 	errcode_t err;		/* the sort failed (ENOMEM): the runs lost */
 	int nb;			/* buckets */
 	unsigned shift;
+	int strays;		/* runs out of order kept aside (the session's
+				   index: fpack_each's order is not its own) */
 	struct fbucket b[FPACK_BUCKETS];
 	struct fseg seg[FPACK_BUCKETS];	/* sorted: nseg, in pages */
 	int nseg;
@@ -261,7 +269,8 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r);
  * a time; ENOMEM (the runs lost: v->err). */
 errcode_t fpack_sort(struct fpack *v);
 /* Every run of v, sorted or not (not: bucket by bucket, each in the order
- * pushed), until fn returns nonzero. */
+ * pushed, with several buckets the runs kept aside last), until fn returns
+ * nonzero. */
 errcode_t fpack_each(const struct fpack *v,
 		     int (*fn)(const struct orun *r, void *arg), void *arg);
 /* Positions it (sorted) at the first run over pos when one is (every run

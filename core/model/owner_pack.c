@@ -168,6 +168,7 @@ void fpack_init(struct fpack *v, blk64_t blocks, int nbuckets)
 		v->shift++;
 	if (v->nb == 1)
 		v->shift = 63;
+	v->strays = v->nb > 1;
 }
 
 /* Room for one more block in *blk (*cap of them), need in all. */
@@ -218,6 +219,24 @@ static errcode_t bucket_room(struct fbucket *b, blk64_t start, uint32_t ino)
 	return 0;
 }
 
+/* A run below the bucket's last kept aside, its blocks left in order. */
+static errcode_t stray_put(struct fpack *v, struct fbucket *b, blk64_t start,
+			   uint32_t len, uint32_t ino, uint32_t lblk, int code)
+{
+	struct orun r = {0};
+	errcode_t err;
+
+	orun_set_start(&r, start);
+	r.len = len;
+	r.ino = ino;
+	r.lblk = lblk;
+	r.cls = (uint8_t)frun_code_cls((unsigned)code);
+	err = frun_push(&b->stray, &r);
+	if (!err)
+		v->n++;
+	return err;
+}
+
 /*
  * The run coded into a local buffer and copied into the page whole
  * (FPACK_RUN_MAX bytes: the page has that room): stores through the
@@ -238,6 +257,12 @@ raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 	uint32_t used, n;
 	errcode_t err;
 
+	if (b->n && start <= b->last && !b->mixed) {
+		if (v->strays &&
+		    b->stray.n < b->n / FPACK_STRAY_PART + FPACK_STRAY_PART)
+			return stray_put(v, b, start, len, ino, lblk, code);
+		b->mixed = 1;
+	}
 	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX ||
 	    b->blk[b->nblk - 1].n == FPACK_BLK) {
 		err = bucket_room(b, start, ino);
@@ -246,8 +271,6 @@ raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 		g = b->tail;
 	}
 	kb = &b->blk[b->nblk - 1];
-	if (b->n && start <= b->last)
-		b->mixed = 1;
 	if (start < maxend)
 		b->overlap = 1;
 	b->last = start;
@@ -347,7 +370,9 @@ errcode_t fpack_each(const struct fpack *v,
 				return 0;
 		return 0;
 	}
-	for (k = 0; k < v->nb; k++)
+	for (k = 0; k < v->nb; k++) {
+		const struct frun_vec *sv = &v->b[k].stray;
+
 		for (j = 0; j < v->b[k].nblk; j++) {
 			const struct fblk *kb = &v->b[k].blk[j];
 
@@ -359,6 +384,12 @@ errcode_t fpack_each(const struct fpack *v,
 					return 0;
 			}
 		}
+		for (j = 0; j < sv->n; j++) {
+			frun_unpack(sv, &sv->v[j], &r);
+			if (fn(&r, arg))
+				return 0;
+		}
+	}
 	return 0;
 }
 
@@ -465,12 +496,129 @@ static errcode_t unpack_bucket(const struct fbucket *b, struct frun_vec *w)
 	return err;
 }
 
+/* A mixed bucket's strays after its runs, into the work vector. */
+static errcode_t unpack_strays(struct fbucket *b, struct frun_vec *w)
+{
+	struct frun_vec *sv = &b->stray;
+	struct orun r;
+	errcode_t err = 0;
+	size_t i;
+
+	frun_lblk_sort(sv);
+	for (i = 0; i < sv->n && !err; i++) {
+		frun_unpack(sv, &sv->v[i], &r);
+		err = frun_push(w, &r);
+	}
+	return err;
+}
+
+/* A bucket's blocks, run by run in the order pushed. */
+struct bucket_it {
+	const struct fbucket *b;
+	size_t j;		/* the next block */
+	unsigned left;		/* runs of the current block still to come */
+	const uint8_t *p;
+	struct fprev pv;
+};
+
+static int bucket_next(struct bucket_it *it, struct orun *r)
+{
+	const struct fblk *k;
+
+	while (!it->left) {
+		if (it->j >= it->b->nblk)
+			return 0;
+		k = &it->b->blk[it->j++];
+		it->pv = (struct fprev){k->start, k->ino, 0};
+		it->p = k->page->b + k->off;
+		it->left = k->n;
+	}
+	it->p = get_run(it->p, &it->pv, r);
+	it->left--;
+	return 1;
+}
+
+/* frun_sort's order on whole runs: start, inode, class, length, then the
+ * logical block (frun_sort keeps the least of a duplicate's). */
+static int run_cmp(const struct orun *x, const struct orun *y)
+{
+	blk64_t sx = orun_start(x), sy = orun_start(y);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+}
+
+/* Is c a duplicate frun_sort drops after p, the last run it kept? */
+static int run_dup(const struct orun *p, const struct orun *c)
+{
+	return orun_start(p) == orun_start(c) && p->len == c->len &&
+	       p->cls == c->cls && (c->cls == OWN_XATTR || p->ino == c->ino);
+}
+
+/*
+ * A bucket whose blocks are in order and whose strays are few: the strays
+ * sorted (frun_sort, their own duplicates dropped) and merged with the
+ * blocks' runs, a duplicate across the two dropped as frun_sort drops it,
+ * so that the output is what sorting the whole bucket gives, without its
+ * runs unpacked into 12-byte ones.
+ */
+static errcode_t merge_bucket(struct fout *o, struct fbucket *b)
+{
+	struct bucket_it mi = {.b = b};
+	struct frun_vec *sv = &b->stray;
+	struct orun m, t, c, last;
+	size_t si = 0;
+	int hm, ht, kept = 0;
+	errcode_t err = 0;
+
+	frun_sort(sv);
+	hm = bucket_next(&mi, &m);
+	ht = si < sv->n;
+	if (ht)
+		frun_unpack(sv, &sv->v[si++], &t);
+	while ((hm || ht) && !err) {
+		if (hm && (!ht || run_cmp(&m, &t) <= 0)) {
+			c = m;
+			hm = bucket_next(&mi, &m);
+		} else {
+			c = t;
+			ht = si < sv->n;
+			if (ht)
+				frun_unpack(sv, &sv->v[si++], &t);
+		}
+		if (kept && run_dup(&last, &c))
+			continue;
+		last = c;
+		kept = 1;
+		err = out_run(o, &c);
+	}
+	return err;
+}
+
+/* Frees a bucket's pages, blocks and strays and empties it. */
+static void bucket_drop(struct fbucket *b)
+{
+	pages_free(b->head);
+	free(b->blk);
+	free(b->stray.v);
+	free(b->stray.lx);
+	memset(b, 0, sizeof(*b));
+}
+
 /*
  * One bucket at a time, each the next segment: a bucket pushed in order
- * as it is (no copy); a mixed one's runs unpacked into the 12-byte work
- * vector, sorted there (frun_sort: its order, its duplicates dropped),
- * packed into blocks, its pages freed before the next bucket's are read
- * (the peak is the packed runs and one bucket's 12-byte ones).  ENOMEM leaves v empty, its error
+ * as it is (no copy); one in order but for a few strays merged with them;
+ * a mixed one's runs unpacked into the 12-byte work vector, sorted there
+ * (frun_sort: its order, its duplicates dropped), packed into blocks, its
+ * pages freed before the next bucket's are read (the peak is the packed
+ * runs and one bucket's 12-byte ones).  ENOMEM leaves v empty, its error
  * in v->err, which every query then returns.
  */
 errcode_t fpack_sort(struct fpack *v)
@@ -489,20 +637,24 @@ errcode_t fpack_sort(struct fpack *v)
 	for (k = 0; k < v->nb; k++) {
 		struct fbucket *b = &v->b[k];
 
-		if (!b->mixed) {
+		if (!b->mixed && !b->stray.n) {
 			adopt(&o, b);
 			continue;
 		}
-		err = unpack_bucket(b, &w);
-		pages_free(b->head);
-		free(b->blk);
-		memset(b, 0, sizeof(*b));
-		if (err)
-			break;
-		frun_sort(&w);
-		for (i = 0; i < w.n && !err; i++) {
-			frun_unpack(&w, &w.v[i], &r);
-			err = out_run(&o, &r);
+		if (!b->mixed) {
+			err = merge_bucket(&o, b);
+			bucket_drop(b);
+		} else {
+			err = unpack_bucket(b, &w);
+			if (!err)
+				err = unpack_strays(b, &w);
+			bucket_drop(b);
+			if (!err)
+				frun_sort(&w);
+			for (i = 0; i < w.n && !err; i++) {
+				frun_unpack(&w, &w.v[i], &r);
+				err = out_run(&o, &r);
+			}
 		}
 		if (o.nblk && !err)
 			seg_add(v, o.blk, o.nblk);
@@ -531,11 +683,8 @@ void fpack_free(struct fpack *v)
 {
 	int k;
 
-	for (k = 0; k < v->nb; k++) {
-		pages_free(v->b[k].head);
-		free(v->b[k].blk);
-	}
-	memset(v->b, 0, sizeof(v->b));
+	for (k = 0; k < v->nb; k++)
+		bucket_drop(&v->b[k]);
 	pages_free(v->pages);
 	v->pages = NULL;
 	for (k = 0; k < v->nseg; k++)
