@@ -18,6 +18,9 @@ struct bitwin {
 	blk64_t limit;		/* no window reaches past it */
 	blk64_t gfirst, gend;	/* the group of the last gap; gend 0: none */
 	int guninit;		/* and it is BLOCK_UNINIT */
+	dgrp_t g;		/* that group */
+	blk64_t gstart;		/* and its first block */
+	int gsum;		/* its summary may answer (owner_bits) */
 	unsigned char buf[WIN_BYTES + 8];	/* a word read at its last byte */
 };
 
@@ -125,8 +128,11 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		if (a < w->gfirst || a >= w->gend) {
 			/* a map has tens of gaps a group: its bounds once */
 			g = ext2fs_group_of_blk2(fs, a);
+			w->g = g;
+			w->gstart = ext2fs_group_first_block2(fs, g);
 			w->gfirst = a;
 			w->gend = ext2fs_group_last_block2(fs, g) + 1;
+			w->gsum = w->gend > a;	/* [a, gend) in group g */
 			if (w->gend <= a)
 				w->gend = b;
 			w->guninit = ext2fs_has_group_desc_csum(fs) &&
@@ -135,9 +141,16 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		}
 		t = w->gend < b ? w->gend : b;
 		un = w->guninit;
-		err = free_in(w, a, t, &f);
-		if (err)
-			return err;
+		if (w->bits && w->gsum &&
+		    owner_bits_used_quick(w->bits, w->g,
+						     a - w->gstart,
+						     t - w->gstart, &f)) {
+			f = (t - a) - f;	/* the group's summary told */
+		} else {
+			err = free_in(w, a, t, &f);
+			if (err)
+				return err;
+		}
 		counts[un ? OWN_UNINIT : OWN_FREE] += f;
 		counts[OWN_UNKNOWN] += (t - a) - f;
 		a = t;

@@ -445,14 +445,23 @@ int owner_bits_usable(const struct session *s);
 
 /* Ready to read fs's bitmap a group at a time, every group read once first
  * so that its errors are a load's (EXT2_ET_BLOCK_BITMAP_READ,
- * EXT2_ET_BLOCK_BITMAP_CSUM_INVALID). */
-errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out);
+ * EXT2_ET_BLOCK_BITMAP_CSUM_INVALID); with summary, each group's used
+ * blocks noted then for owner_bits_used_quick (not for a mounted
+ * filesystem, whose bitmaps change under the reads that follow). */
+errcode_t owner_bits_open(ext2_filsys fs, int summary,
+			  struct owner_bits **out);
 void owner_bits_free(struct owner_bits *ob);
 
 /* n bits from block base (at or past the first data block), as
  * ext2fs_get_block_bitmap_range2 gives them. */
 errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
 			   blk64_t base, size_t n, unsigned char *out);
+
+/* The blocks in use among blocks i..j-1 of group g (from its first
+ * block), in *used, when the group's summary tells without its bits: 1;
+ * else 0 (read them). */
+int owner_bits_used_quick(const struct owner_bits *ob, dgrp_t g, blk64_t i,
+			  blk64_t j, blk64_t *used);
 
 /* The first block of [a, b) in use (set) or free in *z; ENOENT: none. */
 errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,
