@@ -203,10 +203,21 @@ struct fblk {
 
 /* A bucket's runs are coded in blocks as the sorted ones are, so that a
  * bucket pushed in order becomes sorted blocks as it is (its maxends and
- * overlap its own until the sort adds the buckets before it). */
+ * overlap its own until the sort adds the buckets before it); a block's
+ * runs are coded together, once pushed (one loop, its state in
+ * registers, instead of a call's worth of loads and stores a run). */
+/* A run pushed and not yet coded (a bucket codes FPACK_BLK at once). */
+struct fstage {
+	blk64_t start;
+	uint32_t len, ino, lblk;
+	uint8_t code;
+};
+
 struct fbucket {
 	struct fpage *head, *tail;
-	struct fprev prev;	/* the last run pushed */
+	struct fstage *st;	/* the runs after its blocks, coded into the
+				   next block once FPACK_BLK of them wait */
+	unsigned nst;
 	size_t n;
 	blk64_t last;		/* the last run's start */
 	int mixed;		/* a run pushed at or before the last's start:

@@ -202,21 +202,62 @@ static struct fblk *blk_open(struct fblk *k, struct fpage *g, blk64_t start,
 	return k;
 }
 
-/* A new block for b's next run (start, ino), in a new page when its last
- * has no room for one more run. */
-static errcode_t bucket_room(struct fbucket *b, blk64_t start, uint32_t ino)
+/* The runs waiting in b coded into its next block, in a new page when its
+ * last has no room for them. */
+static errcode_t stage_flush(struct fbucket *b)
 {
+	uint8_t buf[FPACK_BLK * FPACK_RUN_MAX], *p = buf;
+	const struct fstage *e = b->st, *end = b->st + b->nst;
+	struct fprev pv;
+	blk64_t maxend = b->maxend;
 	struct fpage *g = b->tail;
+	struct fblk *k;
+	uint32_t len;
+	int overlap = 0;
 
-	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX) {
+	if (!b->nst)
+		return 0;
+	pv = (struct fprev){e->start, e->ino, 0};
+	for (; e < end; e++) {
+		if (e->start < maxend)
+			overlap = 1;
+		p = put_run(p, &pv, e->start, e->len, e->ino, e->lblk,
+			    e->code);
+		if (e->start + e->len > maxend)
+			maxend = e->start + e->len;
+	}
+	len = (uint32_t)(p - buf);
+	if (!g || FPACK_PAGE_DATA - g->used < len) {
 		g = page_add(&b->head, &b->tail);
 		if (!g)
 			return ENOMEM;
 	}
 	if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
 		return ENOMEM;
-	blk_open(&b->blk[b->nblk++], g, start, ino, &b->prev);
+	k = &b->blk[b->nblk++];
+	k->start = b->st[0].start;
+	k->ino = b->st[0].ino;
+	k->n = (uint16_t)b->nst;
+	k->off = (uint16_t)g->used;
+	k->page = g;
+	k->maxend = maxend;
+	memcpy(g->b + g->used, buf, len);
+	g->used += len;
+	b->maxend = maxend;
+	if (overlap)
+		b->overlap = 1;
+	b->nst = 0;
 	return 0;
+}
+
+/* Room for one more run waiting in b. */
+static errcode_t stage_room(struct fbucket *b)
+{
+	if (!b->st) {
+		b->st = malloc(FPACK_BLK * sizeof(*b->st));
+		return b->st ? 0 : ENOMEM;
+	}
+	return stage_flush(b);
 }
 
 /* A run below the bucket's last kept aside, its blocks left in order. */
@@ -237,24 +278,13 @@ static errcode_t stray_put(struct fpack *v, struct fbucket *b, blk64_t start,
 	return err;
 }
 
-/*
- * The run coded into a local buffer and copied into the page whole
- * (FPACK_RUN_MAX bytes: the page has that room): stores through the
- * page's bytes may alias anything, and made the compiler reload every
- * field of the bucket after each one.
- */
 static inline __attribute__((always_inline)) errcode_t
 raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 	uint32_t lblk, int code)
 {
 	blk64_t k = start >> v->shift;
 	struct fbucket *b = &v->b[k < (blk64_t)v->nb ? k : (blk64_t)v->nb - 1];
-	struct fpage *g = b->tail;
-	struct fblk *kb;
-	uint8_t buf[FPACK_RUN_MAX];
-	struct fprev pv;
-	blk64_t maxend = b->maxend;
-	uint32_t used, n;
+	struct fstage *e;
 	errcode_t err;
 
 	if (b->n && start <= b->last && !b->mixed) {
@@ -263,28 +293,18 @@ raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 			return stray_put(v, b, start, len, ino, lblk, code);
 		b->mixed = 1;
 	}
-	if (!g || FPACK_PAGE_DATA - g->used < FPACK_RUN_MAX ||
-	    b->blk[b->nblk - 1].n == FPACK_BLK) {
-		err = bucket_room(b, start, ino);
+	if (b->nst == FPACK_BLK || !b->st) {
+		err = stage_room(b);
 		if (err)
 			return err;
-		g = b->tail;
 	}
-	kb = &b->blk[b->nblk - 1];
-	if (start < maxend)
-		b->overlap = 1;
+	e = &b->st[b->nst++];
+	e->start = start;
+	e->len = len;
+	e->ino = ino;
+	e->lblk = lblk;
+	e->code = (uint8_t)code;
 	b->last = start;
-	pv = b->prev;
-	n = (uint32_t)(put_run(buf, &pv, start, len, ino, lblk, code) - buf);
-	b->prev = pv;
-	used = g->used;
-	memcpy(g->b + used, buf, sizeof(buf));
-	g->used = used + n;
-	if (start + len > maxend)
-		maxend = start + len;
-	b->maxend = maxend;
-	kb->maxend = maxend;
-	kb->n++;
 	b->n++;
 	v->n++;
 	return 0;
@@ -384,6 +404,18 @@ errcode_t fpack_each(const struct fpack *v,
 					return 0;
 			}
 		}
+		for (i = 0; i < v->b[k].nst; i++) {
+			const struct fstage *e = &v->b[k].st[i];
+
+			memset(&r, 0, sizeof(r));
+			orun_set_start(&r, e->start);
+			r.len = e->len;
+			r.ino = e->ino;
+			r.lblk = e->lblk;
+			r.cls = (uint8_t)frun_code_cls(e->code);
+			if (fn(&r, arg))
+				return 0;
+		}
 		for (j = 0; j < sv->n; j++) {
 			frun_unpack(sv, &sv->v[j], &r);
 			if (fn(&r, arg))
@@ -454,8 +486,11 @@ static void adopt(struct fout *o, struct fbucket *b)
 	struct fpack *v = o->v;
 	size_t j;
 
-	if (!b->nblk)
+	if (!b->nblk) {
+		free(b->st);
+		memset(b, 0, sizeof(*b));
 		return;
+	}
 	if (b->overlap || b->blk[0].start < o->maxend)
 		v->overlap = 1;
 	for (j = 0; j < b->nblk; j++)
@@ -470,6 +505,7 @@ static void adopt(struct fout *o, struct fbucket *b)
 	o->tail = b->tail;
 	v->n += b->n;
 	seg_add(v, b->blk, b->nblk);
+	free(b->st);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -607,6 +643,7 @@ static void bucket_drop(struct fbucket *b)
 {
 	pages_free(b->head);
 	free(b->blk);
+	free(b->st);
 	free(b->stray.v);
 	free(b->stray.lx);
 	memset(b, 0, sizeof(*b));
@@ -632,9 +669,11 @@ errcode_t fpack_sort(struct fpack *v)
 
 	if (v->err || v->sorted)
 		return v->err;
+	for (k = 0; k < v->nb && !err; k++)
+		err = stage_flush(&v->b[k]);
 	v->n = 0;
 	v->overlap = 0;
-	for (k = 0; k < v->nb; k++) {
+	for (k = 0; k < v->nb && !err; k++) {
 		struct fbucket *b = &v->b[k];
 
 		if (!b->mixed && !b->stray.n) {
