@@ -108,22 +108,18 @@ static inline blk64_t frun_end(const struct frun *r)
 /* The class a stored run's 2-bit code stands for (the four a scanned
  * inode's runs can have, in the order of enum owner_class), and back: -1
  * for a class without a code.  The 12-byte and the packed runs share it. */
+_Static_assert(OWN_FILE == OWN_MAPPING + 1 && OWN_DIR == OWN_MAPPING + 2 &&
+	       OWN_XATTR == OWN_MAPPING + 3, "the four run classes in a row");
+
 static inline int frun_code_cls(unsigned code)
 {
-	static const uint8_t cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
-				       OWN_XATTR};
-
-	return cls[code & 3];
+	return OWN_MAPPING + (int)(code & 3);
 }
 
 static inline int frun_cls_code(int cls)
 {
-	unsigned i;
-
-	for (i = 0; i < 4; i++)
-		if (frun_code_cls(i) == cls)
-			return (int)i;
-	return -1;
+	return cls >= OWN_MAPPING && cls <= OWN_XATTR ? cls - OWN_MAPPING
+						      : -1;
 }
 
 /* The class of a stored run. */

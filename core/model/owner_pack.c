@@ -251,7 +251,7 @@ static errcode_t stage_flush(struct fbucket *b)
 }
 
 /* Room for one more run waiting in b. */
-static errcode_t stage_room(struct fbucket *b)
+static errcode_t __attribute__((noinline)) stage_room(struct fbucket *b)
 {
 	if (!b->st) {
 		b->st = malloc(FPACK_BLK * sizeof(*b->st));
@@ -261,7 +261,8 @@ static errcode_t stage_room(struct fbucket *b)
 }
 
 /* A run below the bucket's last kept aside, its blocks left in order. */
-static errcode_t stray_put(struct fpack *v, struct fbucket *b, blk64_t start,
+static errcode_t __attribute__((noinline))
+stray_put(struct fpack *v, struct fbucket *b, blk64_t start,
 			   uint32_t len, uint32_t ino, uint32_t lblk, int code)
 {
 	struct orun r = {0};
@@ -339,24 +340,20 @@ static errcode_t thaw(struct fpack *v)
 	return err;
 }
 
-errcode_t fpack_push(struct fpack *v, const struct orun *r)
+/* fpack_push but for its usual run: after a sort, or longer than a piece. */
+static errcode_t __attribute__((noinline))
+push_rare(struct fpack *v, const struct orun *r, int code)
 {
 	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
-	int code = frun_cls_code(r->cls);
 	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
 	errcode_t err;
 
-	if (code < 0 || (start + len) >> FRUN_START_BITS)
-		return EOVERFLOW;
 	if (v->sorted && v->nseg) {
 		err = thaw(v);
 		if (err)
 			return err;
 	}
 	v->sorted = 0;
-	if (len <= FRUN_MAX_LEN)	/* the usual run: one piece */
-		return raw_put(v, start, (uint32_t)len, r->ino,
-			       (uint32_t)lblk, code);
 	while (len) {	/* pieces of at most FRUN_MAX_LEN, as frun_push */
 		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
 		err = raw_put(v, start, (uint32_t)n, r->ino, (uint32_t)lblk,
@@ -369,6 +366,18 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r)
 			lblk += n;
 	}
 	return 0;
+}
+
+errcode_t fpack_push(struct fpack *v, const struct orun *r)
+{
+	blk64_t start = orun_start(r), len = r->len;
+	int code = frun_cls_code(r->cls);
+
+	if (code < 0 || (start + len) >> FRUN_START_BITS)
+		return EOVERFLOW;
+	if (v->sorted || len > FRUN_MAX_LEN)
+		return push_rare(v, r, code);
+	return raw_put(v, start, (uint32_t)len, r->ino, r->lblk, code);
 }
 
 errcode_t fpack_each(const struct fpack *v,
