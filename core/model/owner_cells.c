@@ -141,10 +141,13 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		}
 		t = w->gend < b ? w->gend : b;
 		un = w->guninit;
-		if (w->bits && w->gsum &&
-		    owner_bits_used_quick(w->bits, w->g,
-						     a - w->gstart,
-						     t - w->gstart, &f)) {
+		if (t - a <= 56 && w->n && a >= w->base &&
+		    t <= w->base + w->n) {
+			/* a word of the window (the gaps between runs) */
+			f = (t - a) - ones(w->buf, a - w->base, t - w->base);
+		} else if (w->bits && w->gsum &&
+			   owner_bits_used_quick(w->bits, w->g, a - w->gstart,
+						 t - w->gstart, &f)) {
 			f = (t - a) - f;	/* the group's summary told */
 		} else {
 			err = free_in(w, a, t, &f);

@@ -189,38 +189,31 @@ static errcode_t blk_room(struct fblk **blk, size_t *cap, size_t need)
 	return 0;
 }
 
-/* A new block of *k's list at page g's end, coded from its first run. */
-static struct fblk *blk_open(struct fblk *k, struct fpage *g, blk64_t start,
-			     uint32_t ino, struct fprev *pv)
-{
-	k->start = start;
-	k->ino = ino;
-	k->n = 0;
-	k->off = (uint16_t)g->used;
-	k->page = g;
-	*pv = (struct fprev){start, ino, 0};
-	return k;
-}
+/* Where coded blocks go: a bucket's pages and blocks, or the sort's. */
+struct fdest {
+	struct fpage **head, **tail;
+	struct fblk **blk;
+	size_t *nblk, *capblk;
+	blk64_t *maxend;	/* the furthest end of every run before */
+};
 
-/* The runs waiting in b coded into its next block, in a new page when its
- * last has no room for them. */
-static errcode_t stage_flush(struct fbucket *b)
+/* Runs st[0..n) (0 < n <= FPACK_BLK) coded into d's next block, in a new
+ * page when its last has no room for them; *overlap set when one starts
+ * inside a run before it. */
+static errcode_t code_block(const struct fstage *st, unsigned n,
+			    const struct fdest *d, int *overlap)
 {
 	uint8_t buf[FPACK_BLK * FPACK_RUN_MAX], *p = buf;
-	const struct fstage *e = b->st, *end = b->st + b->nst;
-	struct fprev pv;
-	blk64_t maxend = b->maxend;
-	struct fpage *g = b->tail;
+	const struct fstage *e, *end = st + n;
+	struct fprev pv = {st->start, st->ino, 0};
+	blk64_t maxend = *d->maxend;
+	struct fpage *g = *d->tail;
 	struct fblk *k;
 	uint32_t len;
-	int overlap = 0;
 
-	if (!b->nst)
-		return 0;
-	pv = (struct fprev){e->start, e->ino, 0};
-	for (; e < end; e++) {
+	for (e = st; e < end; e++) {
 		if (e->start < maxend)
-			overlap = 1;
+			*overlap = 1;
 		p = put_run(p, &pv, e->start, e->len, e->ino, e->lblk,
 			    e->code);
 		if (e->start + e->len > maxend)
@@ -228,26 +221,38 @@ static errcode_t stage_flush(struct fbucket *b)
 	}
 	len = (uint32_t)(p - buf);
 	if (!g || FPACK_PAGE_DATA - g->used < len) {
-		g = page_add(&b->head, &b->tail);
+		g = page_add(d->head, d->tail);
 		if (!g)
 			return ENOMEM;
 	}
-	if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
+	if (blk_room(d->blk, d->capblk, *d->nblk + 1))
 		return ENOMEM;
-	k = &b->blk[b->nblk++];
-	k->start = b->st[0].start;
-	k->ino = b->st[0].ino;
-	k->n = (uint16_t)b->nst;
+	k = &(*d->blk)[(*d->nblk)++];
+	k->start = st->start;
+	k->ino = st->ino;
+	k->n = (uint16_t)n;
 	k->off = (uint16_t)g->used;
 	k->page = g;
 	k->maxend = maxend;
 	memcpy(g->b + g->used, buf, len);
 	g->used += len;
-	b->maxend = maxend;
-	if (overlap)
-		b->overlap = 1;
-	b->nst = 0;
+	*d->maxend = maxend;
 	return 0;
+}
+
+/* The runs waiting in b coded into its next block. */
+static errcode_t stage_flush(struct fbucket *b)
+{
+	struct fdest d = {&b->head, &b->tail, &b->blk, &b->nblk, &b->capblk,
+			  &b->maxend};
+	errcode_t err;
+
+	if (!b->nst)
+		return 0;
+	err = code_block(b->st, b->nst, &d, &b->overlap);
+	if (!err)
+		b->nst = 0;
+	return err;
 }
 
 /* Room for one more run waiting in b. */
@@ -434,42 +439,49 @@ errcode_t fpack_each(const struct fpack *v,
 	return 0;
 }
 
-/* Output of the sort: blocks of at most FPACK_BLK runs, each in one page. */
+/* Output of the sort: blocks of at most FPACK_BLK runs, each in one page,
+ * coded FPACK_BLK at a time as a bucket's are. */
 struct fout {
 	struct fpack *v;
 	struct fblk *blk;	/* the bucket's sorted blocks */
 	size_t nblk, capblk;
 	struct fpage *tail;
-	struct fprev pv;
 	blk64_t maxend;
+	struct fstage st[FPACK_BLK];
+	unsigned nst;
 };
+
+/* The runs waiting in o coded into its next block. */
+static errcode_t out_flush(struct fout *o)
+{
+	struct fdest d = {&o->v->pages, &o->tail, &o->blk, &o->nblk,
+			  &o->capblk, &o->maxend};
+	errcode_t err;
+
+	if (!o->nst)
+		return 0;
+	err = code_block(o->st, o->nst, &d, &o->v->overlap);
+	o->nst = 0;
+	return err;
+}
 
 static errcode_t out_run(struct fout *o, const struct orun *r)
 {
-	struct fpack *v = o->v;
-	struct fblk *b = o->nblk ? &o->blk[o->nblk - 1] : NULL;
-	blk64_t start = orun_start(r);
+	struct fstage *e;
+	errcode_t err;
 
-	if (start < o->maxend)
-		v->overlap = 1;
-	if (!b || b->n == FPACK_BLK ||
-	    FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX) {
-		if (!o->tail || FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX)
-			if (!page_add(&v->pages, &o->tail))
-				return ENOMEM;
-		if (blk_room(&o->blk, &o->capblk, o->nblk + 1))
-			return ENOMEM;
-		b = blk_open(&o->blk[o->nblk++], o->tail, start, r->ino,
-			     &o->pv);
+	if (o->nst == FPACK_BLK) {
+		err = out_flush(o);
+		if (err)
+			return err;
 	}
-	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
-					   start, r->len, r->ino, r->lblk,
-					   frun_cls_code(r->cls)) - o->tail->b);
-	if (orun_end(r) > o->maxend)
-		o->maxend = orun_end(r);
-	b->maxend = o->maxend;
-	b->n++;
-	v->n++;
+	e = &o->st[o->nst++];
+	e->start = orun_start(r);
+	e->len = r->len;
+	e->ino = r->ino;
+	e->lblk = r->lblk;
+	e->code = (uint8_t)frun_cls_code(r->cls);
+	o->v->n++;
 	return 0;
 }
 
@@ -670,7 +682,7 @@ static void bucket_drop(struct fbucket *b)
 errcode_t fpack_sort(struct fpack *v)
 {
 	struct frun_vec w = {0};
-	struct fout o = {.v = v};
+	struct fout o;
 	struct orun r;
 	errcode_t err = 0;
 	size_t i;
@@ -678,6 +690,8 @@ errcode_t fpack_sort(struct fpack *v)
 
 	if (v->err || v->sorted)
 		return v->err;
+	memset(&o, 0, sizeof(o));
+	o.v = v;
 	for (k = 0; k < v->nb && !err; k++)
 		err = stage_flush(&v->b[k]);
 	v->n = 0;
@@ -704,6 +718,8 @@ errcode_t fpack_sort(struct fpack *v)
 				err = out_run(&o, &r);
 			}
 		}
+		if (!err)
+			err = out_flush(&o);
 		if (o.nblk && !err)
 			seg_add(v, o.blk, o.nblk);
 		else
