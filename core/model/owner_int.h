@@ -163,11 +163,12 @@ void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 /*
  * The scan's file runs, packed (owner_pack.c).  While the scan pushes
  * them: blocks of at most FPACK_BLK delta-coded runs in pages, one list a
- * bucket of 2^shift blocks, in the order pushed, each block with its first
- * run's start and inode and the furthest end of every run up to its last.
+ * bucket of 2^shift blocks, in the order pushed (a few below the bucket's
+ * last kept aside, with several buckets), each block with its first run's
+ * start and inode and the furthest end of every run up to its last.
  * Sorted (fpack_sort, on first query): a segment a bucket, in turn, each
  * its blocks sorted (a bucket pushed in order: its own blocks as they
- * are), searched by halves.
+ * are; one with strays: merged with them), searched by halves.
  */
 #define FPACK_PAGE 4096		/* bytes a page takes (one malloc) */
 #define FPACK_RUN_MAX 24	/* bytes a coded run takes at most */

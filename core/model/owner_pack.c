@@ -1,7 +1,8 @@
 /* owner_pack.c - the packed file runs of the ownership index (4-6 bytes a
  * run): pushed into buckets by block range as blocks of delta-coded runs,
- * each bucket sorted on first query (one pushed in order kept as it is),
- * and the search and iteration the queries use. */
+ * each bucket sorted on first query (one pushed in order kept as it is, one
+ * in order but a few strays merged with them), and the search, iteration
+ * and map counting the queries use. */
 #include "owner_int.h"
 
 #include <errno.h>
