@@ -552,6 +552,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->probe_found);
 	free(idx->pgroup);
 	free(idx->pbits);
+	owner_dirs_free(idx);
 	owner_bits_free(idx->bits);
 	free(idx->meta.v);
 	free(idx->meta.maxend);

@@ -14,8 +14,11 @@ void owalk_flush(struct owalk *w)
 
 	if (!w->cur.len)
 		return;
-	if (w->idx)
+	if (w->idx) {
+		if (w->idx->dirs)
+			owner_dirs_note(w->fs, w->idx, &w->cur);
 		err = owner_keep_run(w->idx, &w->cur);
+	}
 	else if (w->out)
 		err = orun_push(w->out, &w->cur);
 	if (err)
