@@ -9,26 +9,25 @@
 
 #define DIRS_BUDGET (64ULL << 20)	/* bytes asked for at most */
 
-errcode_t owner_dirs_begin(struct owner_index *idx)
+errcode_t owner_dirs_begin(ext2_filsys fs, struct owner_index *idx)
 {
 	if (!idx->dirs)
 		idx->dirs = calloc(1, sizeof(*idx->dirs));
+	idx->dirs_blocks = 0;
+	idx->dirs_max = DIRS_BUDGET / fs->blocksize;
 	return idx->dirs ? 0 : ENOMEM;
 }
 
-void owner_dirs_note(ext2_filsys fs, struct owner_index *idx,
-		     const struct orun *r)
+void owner_dirs_note(struct owner_index *idx, const struct orun *r)
 {
-	if (r->cls != OWN_DIR ||
-	    idx->dirs_bytes + (unsigned long long)r->len * fs->blocksize >
-	    DIRS_BUDGET)
+	if (r->cls != OWN_DIR || idx->dirs_blocks + r->len > idx->dirs_max)
 		return;
 	/* advice only: short of memory, the walk reads as it goes */
 	if (orun_push(idx->dirs, r)) {
 		owner_dirs_free(idx);
 		return;
 	}
-	idx->dirs_bytes += (unsigned long long)r->len * fs->blocksize;
+	idx->dirs_blocks += r->len;
 }
 
 static int start_cmp(const void *a, const void *b)

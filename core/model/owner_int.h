@@ -386,7 +386,7 @@ struct owner_index {
 	 * directory runs it walks, up to a budget (owner_dirs.c); NULL: not
 	 * gathered */
 	struct orun_vec *dirs;
-	unsigned long long dirs_bytes;
+	blk64_t dirs_blocks, dirs_max;
 };
 
 /* The scan's runs in block order (sorted on first use after the scan, so
@@ -450,9 +450,8 @@ errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
 /* The directory runs of a probe scan (owner_dirs.c): begin gathering
  * them (ENOMEM), note one walked run (a directory's, while the budget
  * lasts), ask the kernel for their blocks, free them. */
-errcode_t owner_dirs_begin(struct owner_index *idx);
-void owner_dirs_note(ext2_filsys fs, struct owner_index *idx,
-		     const struct orun *r);
+errcode_t owner_dirs_begin(ext2_filsys fs, struct owner_index *idx);
+void owner_dirs_note(struct owner_index *idx, const struct orun *r);
 void owner_dirs_ask(ext2_filsys fs, const char *device,
 		    struct owner_index *idx);
 void owner_dirs_free(struct owner_index *idx);

@@ -358,7 +358,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 	 * come from a walk of the tree, which the directories the scan
 	 * walks serve (advice: no memory, no gathering) */
 	if (idx->nprobe > OWNER_NEAR_MAX && !fs_probe_metadata_only(s->fs))
-		owner_dirs_begin(idx);
+		owner_dirs_begin(s->fs, idx);
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
 	for (i = 0; !err && i < n; i++)

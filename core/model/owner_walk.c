@@ -14,11 +14,8 @@ void owalk_flush(struct owalk *w)
 
 	if (!w->cur.len)
 		return;
-	if (w->idx) {
-		if (w->idx->dirs)
-			owner_dirs_note(w->fs, w->idx, &w->cur);
+	if (w->idx)
 		err = owner_keep_run(w->idx, &w->cur);
-	}
 	else if (w->out)
 		err = orun_push(w->out, &w->cur);
 	if (err)
