@@ -378,8 +378,10 @@ static int do_frag(struct session *s, int argc, char **argv)
 		return CMD_FAIL;
 	}
 	if (f.nworst) {
-		want = calloc(f.nworst, sizeof(*want));
-		paths = calloc(f.nworst, sizeof(*paths));
+		/* both filled before use (owner_find_paths sets every
+		 * path): no zeroing of 10,000 of each first */
+		want = malloc(f.nworst * sizeof(*want));
+		paths = malloc(f.nworst * sizeof(*paths));
 		for (i = 0; want && paths && i < f.nworst; i++)
 			want[i] = f.worst[i].ino;
 		if (!want || !paths ||
