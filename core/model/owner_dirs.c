@@ -2,20 +2,19 @@
  * kernel all at once before a walk of the tree names many owners. */
 #include "owner_int.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define DIRS_BUDGET (64ULL << 20)	/* bytes asked for at most */
 
-errcode_t owner_dirs_begin(ext2_filsys fs, struct owner_index *idx)
+void owner_dirs_begin(ext2_filsys fs, struct owner_index *idx)
 {
+	/* advice only: short of memory, nothing is gathered */
 	if (!idx->dirs)
 		idx->dirs = calloc(1, sizeof(*idx->dirs));
 	idx->dirs_blocks = 0;
 	idx->dirs_max = DIRS_BUDGET / fs->blocksize;
-	return idx->dirs ? 0 : ENOMEM;
 }
 
 void owner_dirs_note(struct owner_index *idx, const struct orun *r)

@@ -448,9 +448,10 @@ errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
 			   blk64_t a, blk64_t b, int set, blk64_t *z);
 
 /* The directory runs of a probe scan (owner_dirs.c): begin gathering
- * them (ENOMEM), note one walked run (a directory's, while the budget
- * lasts), ask the kernel for their blocks, free them. */
-errcode_t owner_dirs_begin(ext2_filsys fs, struct owner_index *idx);
+ * them (owalk_inode then notes every directory's runs, while the budget
+ * lasts), note one walked run, ask the kernel for their blocks, free
+ * them. */
+void owner_dirs_begin(ext2_filsys fs, struct owner_index *idx);
 void owner_dirs_note(struct owner_index *idx, const struct orun *r);
 void owner_dirs_ask(ext2_filsys fs, const char *device,
 		    struct owner_index *idx);

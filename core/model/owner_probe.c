@@ -356,7 +356,7 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 	}
 	/* more blocks than the parent chains name: the owners' paths may
 	 * come from a walk of the tree, which the directories the scan
-	 * walks serve (advice: no memory, no gathering) */
+	 * walks serve */
 	if (idx->nprobe > OWNER_NEAR_MAX && !fs_probe_metadata_only(s->fs))
 		owner_dirs_begin(s->fs, idx);
 	while (!err && !done)

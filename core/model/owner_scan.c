@@ -52,20 +52,6 @@ static int probe_hit(struct owner_index *idx, blk64_t a, blk64_t b)
 	return 1;
 }
 
-/* A probe scan keeps the runs touching its ranges, and notes the
- * directories' for their readahead (owner_dirs.c).  Out of line: inlined,
- * its calls had owner_keep_run save registers on every path, a tenth more
- * for each run of frag's scan too. */
-static __attribute__((noinline)) errcode_t
-probe_keep(struct owner_index *idx, const struct orun *r)
-{
-	if (r->cls == OWN_DIR && idx->dirs)
-		owner_dirs_note(idx, r);
-	if (!probe_hit(idx, orun_start(r), orun_end(r)))
-		return 0;
-	return fpack_push(&idx->files, r);
-}
-
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r)
 {
 	switch (idx->keep) {
@@ -76,7 +62,9 @@ errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r)
 			return 0;
 		return fpack_push(&idx->files, r);
 	case OKEEP_PROBE:
-		return probe_keep(idx, r);
+		if (!probe_hit(idx, orun_start(r), orun_end(r)))
+			return 0;
+		/* fall through */
 	case OKEEP_ALL:
 	default:
 		return fpack_push(&idx->files, r);
