@@ -184,12 +184,19 @@ int owalk_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
-static void walk_map(struct owalk *w, ext2_ino_t ino,
-		     struct ext2_inode *inode, enum owner_class cls)
+static void walk_dir_noted(struct owalk *w, ext2_ino_t ino,
+			   struct ext2_inode *inode);
+
+void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
+		 enum owner_class cls)
 {
 	blk64_t acl = ext2fs_file_acl_block(w->fs, inode);
 	blk64_t iblocks = ext2fs_get_stat_i_blocks(w->fs, inode);
 
+	if (cls == OWN_DIR && w->idx && w->idx->dirs) {	/* its runs noted */
+		walk_dir_noted(w, ino, inode);
+		return;
+	}
 	w->ino = ino;
 	w->data_cls = cls;
 	w->cur.len = 0;
@@ -232,9 +239,9 @@ walk_dir_noted(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode)
 	errcode_t err;
 	size_t i;
 
-	w->idx = NULL;
+	w->idx = NULL;		/* owalk_inode walks it as any, then */
 	w->out = &v;
-	walk_map(w, ino, inode, OWN_DIR);
+	owalk_inode(w, ino, inode, OWN_DIR);
 	w->idx = idx;
 	w->out = out;
 	for (i = 0; i < v.n && !w->err; i++) {
@@ -244,15 +251,6 @@ walk_dir_noted(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode)
 			w->err = err;
 	}
 	free(v.v);
-}
-
-void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
-		 enum owner_class cls)
-{
-	if (cls == OWN_DIR && w->idx && w->idx->dirs)
-		walk_dir_noted(w, ino, inode);
-	else
-		walk_map(w, ino, inode, cls);
 }
 
 int owner_special_ino(ext2_filsys fs, ext2_ino_t ino)
