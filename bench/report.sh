@@ -83,6 +83,12 @@ report() {
 	     "commands swapped every round, warmup $WARMUP and $RUNS run(s) per" \
 	     "command per round; medians and min – max over all rounds.  Whole" \
 	     "processes, output to /dev/null."
+	[ -n "$LADDER" ] && [ "$SMOKE" != 1 ] &&
+		echo "- The ladder's rows: one round; 2 runs a" \
+		     "side at 100k, 1M and 2 TiB, 1 at 3M and 10M (no warmup at 10M)," \
+		     "except e2layout against itself (\`frag --top\`, \`owner\` of" \
+		     "1000 blocks, the TUI): 3 runs a side after a warmup on every rung" \
+		     "(cold: 3 runs a side)."
 	if [ "$COLD" = yes ]; then
 		echo "- Cold rows: one more round with \`$DROP\` before every run."
 	else

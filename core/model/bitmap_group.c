@@ -2,6 +2,7 @@
  * whole bitmap would leave it (see bitmap_group.h). */
 #include "bitmap_group.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 int bitmap_group_usable(ext2_filsys fs)
@@ -54,22 +55,33 @@ errcode_t bitmap_group_uninit_marks(ext2_filsys fs, ext2fs_block_bitmap *out)
 	return 0;
 }
 
+/* Is group g's block bitmap read from the disk (not BLOCK_UNINIT with a good
+ * descriptor, not past the end)?  Its block, or 0.  guess: any BLOCK_UNINIT
+ * group taken as not read, its descriptor not checked (for readahead,
+ * where a wrong guess costs one read more). */
+static blk64_t read_loc(ext2_filsys fs, dgrp_t g, int guess)
+{
+	blk64_t blk = ext2fs_block_bitmap_loc(fs, g);
+
+	if ((ext2fs_has_group_desc_csum(fs) &&
+	     ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT) &&
+	     (guess || ext2fs_group_desc_csum_verify(fs, g))) ||
+	    blk >= ext2fs_blocks_count(fs->super))
+		return 0;
+	return blk;
+}
+
 static errcode_t group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 			    unsigned char *buf, unsigned char *tmp, int verify)
 {
 	size_t n = bitmap_group_bytes(fs), i;
-	int csum = ext2fs_has_group_desc_csum(fs);
-	blk64_t blk = ext2fs_block_bitmap_loc(fs, g);
+	blk64_t blk = read_loc(fs, g, 0);
 	/* the bitmap's own units: clusters, from the first data block's */
 	blk64_t first = EXT2FS_B2C(fs, fs->super->s_first_data_block) +
 			(blk64_t)g * EXT2_CLUSTERS_PER_GROUP(fs->super);
 	unsigned long long w, t;
 	errcode_t err;
 
-	if ((csum && ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT) &&
-	     ext2fs_group_desc_csum_verify(fs, g)) ||
-	    blk >= ext2fs_blocks_count(fs->super))
-		blk = 0;
 	if (!blk) {
 		memset(buf, 0, n);
 	} else {
@@ -112,4 +124,33 @@ errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
 			      unsigned char *tmp)
 {
 	return group_read(fs, g, um, buf, tmp, 0);
+}
+
+void bitmap_group_readahead(ext2_filsys fs, int fd, dgrp_t first,
+			    dgrp_t last)
+{
+	blk64_t start = 0, len = 0, blk;
+	dgrp_t g;
+
+	if (fd < 0 || fs->blocksize != bitmap_group_bytes(fs))
+		return;		/* a bitmap smaller than a block: one read */
+	for (g = first; g <= last && g < fs->group_desc_count; g++) {
+		blk = read_loc(fs, g, 1);
+		if (!blk)
+			continue;
+		if (len && blk == start + len) {
+			len++;
+			continue;
+		}
+		if (len)
+			posix_fadvise(fd, (off_t)(start * fs->blocksize),
+				      (off_t)(len * fs->blocksize),
+				      POSIX_FADV_WILLNEED);
+		start = blk;
+		len = 1;
+	}
+	if (len)
+		posix_fadvise(fd, (off_t)(start * fs->blocksize),
+			      (off_t)(len * fs->blocksize),
+			      POSIX_FADV_WILLNEED);
 }

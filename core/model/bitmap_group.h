@@ -40,4 +40,14 @@ errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
 			      ext2fs_block_bitmap um, unsigned char *buf,
 			      unsigned char *tmp);
 
+/*
+ * Asks the kernel to start reading the block bitmaps of groups
+ * [first, last] that bitmap_group_read would read, through fd (the device
+ * opened for it; < 0: nothing asked), runs of adjacent ones (flex_bg packs
+ * them) in one call each: a scan of every group then overlaps the reads
+ * with its work instead of waiting on each bitmap in turn.
+ */
+void bitmap_group_readahead(ext2_filsys fs, int fd, dgrp_t first,
+			    dgrp_t last);
+
 #endif

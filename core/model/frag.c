@@ -81,7 +81,8 @@ errcode_t frag_files_scan(struct session *s, size_t top, int readahead,
 	f->score = of.st.total_blocks ?
 		   100.0 * of.st.displaced / of.st.total_blocks : 0;
 	if (of.n) {
-		f->worst = calloc(of.n, sizeof(*f->worst));
+		/* every field set below */
+		f->worst = malloc(of.n * sizeof(*f->worst));
 		if (!f->worst) {
 			free(of.files);
 			return ENOMEM;

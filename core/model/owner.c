@@ -409,15 +409,21 @@ errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
 	out->bad_inodes = idx->bad_inodes;
 	owner_top_trim(idx);
 	out->n = idx->nfrag < top ? idx->nfrag : top;
-	if (out->n) {
+	if (out->n && own) {
+		/* the scan's own buffer, about to be freed: taken, not copied
+		 * (10,000 files were a quarter MiB copied into fresh pages) */
+		out->files = idx->frag;
+		idx->frag = NULL;
+	} else if (out->n) {
 		out->files = malloc(idx->nfrag * sizeof(*out->files));
 		if (!out->files) {
 			owner_index_free(own);
 			return ENOMEM;
 		}
 		memcpy(out->files, idx->frag, idx->nfrag * sizeof(*idx->frag));
-		owner_top_sort(out->files, idx->nfrag);
 	}
+	if (out->n)
+		owner_top_sort(out->files, idx->nfrag);
 	if (readahead)
 		readahead_dirs(s, idx);
 	owner_index_free(own);
@@ -552,6 +558,7 @@ void owner_index_free(struct owner_index *idx)
 	free(idx->probe_found);
 	free(idx->pgroup);
 	free(idx->pbits);
+	owner_dirs_free(idx);
 	owner_bits_free(idx->bits);
 	free(idx->meta.v);
 	free(idx->meta.maxend);

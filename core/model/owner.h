@@ -192,6 +192,10 @@ errcode_t owner_find_paths(ext2_filsys fs, const ext2_ino_t *want,
  * elsewhere, a bad checksum), and it walks as owner_find_paths does. */
 errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
 				char **paths, size_t n, char **arena);
+/* Files (inodes owner_near_counts counts) beyond which
+ * owner_find_paths_near walks the tree at once: one walk costs less. */
+#define OWNER_NEAR_MAX 8
+int owner_near_counts(ext2_filsys fs, ext2_ino_t ino);
 
 /*
  * Like owner_class_counts, but before the scan has begun (no bitmap read

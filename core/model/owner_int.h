@@ -409,6 +409,11 @@ struct owner_index {
 	char *defer_buf;
 	ext2_ino_t *defer_ino;
 	unsigned ndefer;
+	/* a probe scan whose owners a walk of the tree may name: the
+	 * directory runs it walks, up to a budget (owner_dirs.c); NULL: not
+	 * gathered */
+	struct orun_vec *dirs;
+	blk64_t dirs_blocks, dirs_max;
 };
 
 /* The scan's runs in block order (sorted on first use after the scan, so
@@ -477,6 +482,16 @@ errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,
 
 errcode_t owner_probe_find(ext2_filsys fs, const struct owner_index *idx,
 			   blk64_t a, blk64_t b, int set, blk64_t *z);
+
+/* The directory runs of a probe scan (owner_dirs.c): begin gathering
+ * them (owalk_inode then notes every directory's runs, while the budget
+ * lasts), note one walked run, ask the kernel for their blocks, free
+ * them. */
+void owner_dirs_begin(ext2_filsys fs, struct owner_index *idx);
+void owner_dirs_note(struct owner_index *idx, const struct orun *r);
+void owner_dirs_ask(ext2_filsys fs, const char *device,
+		    struct owner_index *idx);
+void owner_dirs_free(struct owner_index *idx);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);

@@ -9,7 +9,6 @@
 
 #define NEAR_DIRS 16	/* directories of the group tried as the parent */
 #define MAX_DEPTH 4096	/* levels climbed before giving up (a loop) */
-#define NEAR_MAX 8	/* inodes beyond which one walk costs less */
 
 /* What one directory's iteration looks for and finds. */
 struct seek {
@@ -207,6 +206,12 @@ fail:
 	return err;
 }
 
+int owner_near_counts(ext2_filsys fs, ext2_ino_t ino)
+{
+	return ino >= EXT2_FIRST_INODE(fs->super) &&
+	       ino <= fs->super->s_inodes_count;
+}
+
 errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
 				char **paths, size_t n, char **arena)
 {
@@ -219,10 +224,9 @@ errcode_t owner_find_paths_near(ext2_filsys fs, const ext2_ino_t *want,
 	memset(paths, 0, n * sizeof(*paths));
 	if (!one)
 		return ENOMEM;
-	for (i = 0, j = 0; i < n && j <= NEAR_MAX; i++)
-		j += want[i] >= EXT2_FIRST_INODE(fs->super) &&
-		     want[i] <= fs->super->s_inodes_count;
-	walk = j > NEAR_MAX;
+	for (i = 0, j = 0; i < n && j <= OWNER_NEAR_MAX; i++)
+		j += owner_near_counts(fs, want[i]);
+	walk = j > OWNER_NEAR_MAX;
 	for (i = 0; i < n && !err && !walk; i++) {
 		if (!want[i] || want[i] > fs->super->s_inodes_count ||
 		    (want[i] < EXT2_FIRST_INODE(fs->super) &&

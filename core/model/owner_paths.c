@@ -37,6 +37,9 @@ struct pathfind {
 	size_t alen, acap;
 	size_t *off;
 	size_t n, left;
+	size_t next;	/* want[] after the last inode found: a directory's
+			 * entries come in inode order, so its next hit is
+			 * likely there (no search) */
 	/* a bit per inode number: plain arrays, tested for every entry of
 	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
 	uint64_t *seen, *wanted;
@@ -105,15 +108,19 @@ static char *pnode_path(const struct pnode *p)
  * CRC-32C of the seed, the directory's number and generation and the
  * entries before the tail, computed with the CPU's crc32 and the
  * generation read once a directory (libext2fs's table-driven CRC and its
- * inode read per block were a tenth of `frag --top 10000`).
+ * inode read per block were a tenth of `frag --top 10000`).  The chain of
+ * entries is followed from off, an entry libext2fs reached along it from
+ * the block's start (each entry before it as long and aligned as this
+ * walk asks): the same end, half the steps.
  */
-static int leaf_csum_ok(struct pathfind *pf, ext2_ino_t dir, const char *buf)
+static int leaf_csum_ok(struct pathfind *pf, ext2_ino_t dir, const char *buf,
+			unsigned off)
 {
 	ext2_filsys fs = pf->fs;
 	unsigned top = fs->blocksize - sizeof(struct ext2_dir_entry_tail);
 	const struct ext2_dir_entry_tail *t;
 	struct ext2_inode inode;
-	unsigned off = 0, rl;
+	unsigned rl;
 	__u32 le, crc;
 
 	if (!ext2fs_has_feature_metadata_csum(fs->super))
@@ -156,14 +163,15 @@ static int leaf_csum_ok(struct pathfind *pf, ext2_ino_t dir, const char *buf)
  * every name given and every directory descended into comes from a block
  * whose checksum holds; a block that fails is skipped whole.
  */
-static int entry_usable(struct pathfind *pf, ext2_ino_t dir, char *buf)
+static int entry_usable(struct pathfind *pf, ext2_ino_t dir, char *buf,
+			int offset)
 {
 	int ok;
 
 	if (!pf->lazy_csum || pf->checked)
 		return !pf->bad;
 	pf->checked = 1;
-	ok = leaf_csum_ok(pf, dir, buf);
+	ok = leaf_csum_ok(pf, dir, buf, (unsigned)offset);
 	if (ok < 0)
 		ok = ext2fs_dir_block_csum_verify(pf->fs, dir,
 						  (struct ext2_dir_entry *)buf);
@@ -191,6 +199,26 @@ static char *arena_take(struct pathfind *pf, size_t len, size_t k)
 	return pf->arena + pf->off[k];
 }
 
+/* The first want[] of ino (a wanted inode): at the finger, else by a
+ * binary search (a tenth of `frag --top 10000`'s walk, and a cache miss a
+ * step). */
+static size_t want_first(const struct pathfind *pf, ext2_ino_t ino)
+{
+	size_t lo = 0, hi = pf->n, mid;
+
+	if (pf->next < pf->n && pf->want[pf->next].ino == ino &&
+	    (!pf->next || pf->want[pf->next - 1].ino < ino))
+		return pf->next;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pf->want[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Gives every want[] entry for inode ino its parent and path (a bitmap
  * test for the usual miss, a binary search for a hit); 0 when one could
  * not be allocated. */
@@ -198,17 +226,9 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 		    const struct ext2_dir_entry *d)
 {
 	int len = ext2fs_dirent_name_len(d);
-	size_t lo = 0, hi = pf->n;
+	size_t lo = want_first(pf, ino);
 	char *p;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pf->want[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < pf->n && pf->want[lo].ino == ino; lo++) {
 		if (pf->parent[pf->want[lo].k])
 			continue;
@@ -232,6 +252,7 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 		memcpy(p + pf->curlen + 1, d->name, len);
 		p[pf->curlen + len + 1] = 0;
 	}
+	pf->next = lo;
 	return 1;
 }
 
@@ -283,7 +304,7 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 					       d->name[1] == '.'))))
 		return 0;
 	if (bit_test(pf->wanted, d->inode)) {
-		if (!entry_usable(pf, dir, buf))
+		if (!entry_usable(pf, dir, buf, offset))
 			return 0;
 		if (!pf_found(pf, d->inode, d)) {
 			pf->err = ENOMEM;
@@ -300,7 +321,7 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 		return 0;
 	}
 	if (bit_test(pf->seen, d->inode) ||
-	    !entry_usable(pf, dir, buf))
+	    !entry_usable(pf, dir, buf, offset))
 		return 0;
 	bit_set(pf->seen, d->inode);
 	if (!pf_push(pf, d->inode, d)) {

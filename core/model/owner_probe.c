@@ -4,6 +4,7 @@
 #include "owner_int.h"
 #include "owner_order.h"
 #include "bitmap_group.h"
+#include "fs_probe.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -282,6 +283,17 @@ int owner_probe_groups_only(const struct session *s)
 	       bitmap_group_usable(s->fs);
 }
 
+/* Will the answers' paths come from a walk of the tree (more files than
+ * owner_find_paths_near takes)?  Then their directories are asked for. */
+static int walk_names(ext2_filsys fs, const struct owner_run *runs, size_t n)
+{
+	size_t i, files = 0;
+
+	for (i = 0; i < n && files <= OWNER_NEAR_MAX; i++)
+		files += owner_near_counts(fs, runs[i].ino);
+	return files > OWNER_NEAR_MAX;
+}
+
 /* The answers, and with claims every claim (NULL: the first only). */
 static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 			struct owner_run *runs, struct owner_claim **claims,
@@ -342,12 +354,19 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 		if (err)
 			goto out;
 	}
+	/* more blocks than the parent chains name: the owners' paths may
+	 * come from a walk of the tree, which the directories the scan
+	 * walks serve */
+	if (idx->nprobe > OWNER_NEAR_MAX && !fs_probe_metadata_only(s->fs))
+		owner_dirs_begin(s->fs, idx);
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
 	for (i = 0; !err && i < n; i++)
 		err = owner_idx_lookup(s->fs, idx, blks[i], &runs[i]);
 	if (!err && claims)
 		err = owner_idx_claims(s->fs, idx, blks, n, claims, nclaims);
+	if (!err && walk_names(s->fs, runs, n))
+		owner_dirs_ask(s->fs, s->device, idx);
 out:
 	owner_index_free(idx);
 	free(probe);

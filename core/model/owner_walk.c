@@ -184,12 +184,19 @@ int owalk_block(ext2_filsys fs, blk64_t *blocknr, e2_blkcnt_t blockcnt,
 	return 0;
 }
 
+static void walk_dir_noted(struct owalk *w, ext2_ino_t ino,
+			   struct ext2_inode *inode);
+
 void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
 		 enum owner_class cls)
 {
 	blk64_t acl = ext2fs_file_acl_block(w->fs, inode);
 	blk64_t iblocks = ext2fs_get_stat_i_blocks(w->fs, inode);
 
+	if (cls == OWN_DIR && w->idx && w->idx->dirs) {	/* its runs noted */
+		walk_dir_noted(w, ino, inode);
+		return;
+	}
 	w->ino = ino;
 	w->data_cls = cls;
 	w->cur.len = 0;
@@ -214,6 +221,36 @@ void owalk_inode(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode,
 	}
 out:
 	owalk_flush(w);
+}
+
+/*
+ * A directory of a probe scan that notes the directories' runs (for their
+ * readahead, owner_dirs.c): walked into a vector of its own, then each run
+ * noted and kept as the scan keeps any.  The same runs and counts; here,
+ * once an inode, not in owalk_flush, which owalk_add inlines (a test there
+ * for every run cost every scan a tenth of its walk).  Out of line: inlined,
+ * it had owalk_inode save registers for every inode.
+ */
+static __attribute__((noinline)) void
+walk_dir_noted(struct owalk *w, ext2_ino_t ino, struct ext2_inode *inode)
+{
+	struct owner_index *idx = w->idx;
+	struct orun_vec *out = w->out, v = {0};
+	errcode_t err;
+	size_t i;
+
+	w->idx = NULL;		/* owalk_inode walks it as any, then */
+	w->out = &v;
+	owalk_inode(w, ino, inode, OWN_DIR);
+	w->idx = idx;
+	w->out = out;
+	for (i = 0; i < v.n && !w->err; i++) {
+		owner_dirs_note(idx, &v.v[i]);
+		err = owner_keep_run(idx, &v.v[i]);
+		if (err)
+			w->err = err;
+	}
+	free(v.v);
 }
 
 int owner_special_ino(ext2_filsys fs, ext2_ino_t ino)

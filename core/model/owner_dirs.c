@@ -1,0 +1,77 @@
+/* owner_dirs.c - the directory blocks a probe scan walks, asked of the
+ * kernel all at once before a walk of the tree names many owners. */
+#include "owner_int.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define DIRS_BUDGET (64ULL << 20)	/* bytes asked for at most */
+
+void owner_dirs_begin(ext2_filsys fs, struct owner_index *idx)
+{
+	/* advice only: short of memory, nothing is gathered */
+	if (!idx->dirs)
+		idx->dirs = calloc(1, sizeof(*idx->dirs));
+	idx->dirs_blocks = 0;
+	idx->dirs_max = DIRS_BUDGET / fs->blocksize;
+}
+
+void owner_dirs_note(struct owner_index *idx, const struct orun *r)
+{
+	if (r->cls != OWN_DIR || idx->dirs_blocks + r->len > idx->dirs_max)
+		return;
+	/* advice only: short of memory, the walk reads as it goes */
+	if (orun_push(idx->dirs, r)) {
+		owner_dirs_free(idx);
+		return;
+	}
+	idx->dirs_blocks += r->len;
+}
+
+static int start_cmp(const void *a, const void *b)
+{
+	blk64_t x = orun_start(a), y = orun_start(b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* One hint for each stretch of touching runs, in block order: the kernel
+ * reads them in parallel, where the walk would wait for each directory
+ * block in its turn (a cold cache read every directory one by one). */
+void owner_dirs_ask(ext2_filsys fs, const char *device,
+		    struct owner_index *idx)
+{
+	struct orun *v;
+	blk64_t a, b;
+	size_t i, n;
+	int fd;
+
+	if (!idx->dirs || !idx->dirs->n || !device)
+		return;
+	fd = open(device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	v = idx->dirs->v;
+	n = idx->dirs->n;
+	qsort(v, n, sizeof(*v), start_cmp);
+	for (i = 0; i < n;) {
+		a = orun_start(&v[i]);
+		b = orun_end(&v[i]);
+		for (i++; i < n && orun_start(&v[i]) <= b; i++)
+			if (orun_end(&v[i]) > b)
+				b = orun_end(&v[i]);
+		posix_fadvise(fd, (off_t)(a * fs->blocksize),
+			      (off_t)((b - a) * fs->blocksize),
+			      POSIX_FADV_WILLNEED);
+	}
+	close(fd);
+}
+
+void owner_dirs_free(struct owner_index *idx)
+{
+	if (idx->dirs)
+		free(idx->dirs->v);
+	free(idx->dirs);
+	idx->dirs = NULL;
+}
