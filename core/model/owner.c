@@ -284,7 +284,7 @@ errcode_t owner_scan_begin(struct session *s)
 		return 0;
 	/* the bitmap read from the disk a group at a time where it can be;
 	 * one that fails there is loaded for its error */
-	if (!owner_bits_usable(s) || owner_bits_open(s->fs, &bits)) {
+	if (!owner_bits_usable(s) || owner_bits_open(s->fs, !s->live, &bits)) {
 		bits = NULL;
 		err = session_need(s, NEED_BLOCK_BITMAP);
 		if (err)

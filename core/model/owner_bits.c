@@ -21,6 +21,13 @@ struct owner_bits {
 	unsigned next;			/* the slot filled next */
 	unsigned char *buf;		/* OBITS_CACHE * gbytes */
 	unsigned char *tmp;		/* gbytes of scratch */
+	/* each group's blocks in use, and its first and last one in use
+	 * (past its end: none), from the reading that checks it: most gaps
+	 * the map counts lie before the first or after the last, or take
+	 * the whole group, and need no bits read */
+	struct gsum {
+		uint32_t used, first, last;
+	} *sum;
 };
 
 int owner_bits_usable(const struct session *s)
@@ -39,10 +46,62 @@ void owner_bits_free(struct owner_bits *ob)
 		ext2fs_free_block_bitmap(ob->um);
 	free(ob->buf);
 	free(ob->tmp);
+	free(ob->sum);
 	free(ob);
 }
 
-errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out)
+/* Word i of a group's bits (of n), its bits past n cleared. */
+static inline uint64_t sum_word(const unsigned char *buf, size_t n, size_t i)
+{
+	uint64_t w;
+
+	memcpy(&w, buf + i / 8, sizeof(w));
+	w = ext2fs_le64_to_cpu(w);
+	return n - i < 64 ? w & ((1ULL << (n - i)) - 1) : w;
+}
+
+/* The summary of a group's bits: n of them (its blocks) in buf.  The
+ * first and the last word in use are looked for four words at a time
+ * from either end (most of a large filesystem's groups are nearly empty
+ * or nearly full), the words between them counted. */
+static void group_sum(const unsigned char *buf, size_t n, struct gsum *gs)
+{
+	size_t words = (n + 63) / 64, lo = 0, hi = words, i;
+	uint64_t w, q[4];
+
+	gs->used = 0;
+	gs->first = gs->last = (uint32_t)n;
+	while (lo + 4 <= words - (n % 64 != 0)) {	/* whole words */
+		memcpy(q, buf + lo * 8, sizeof(q));
+		if (q[0] | q[1] | q[2] | q[3])
+			break;
+		lo += 4;
+	}
+	while (lo < words && !sum_word(buf, n, lo * 64))
+		lo++;
+	if (lo == words)
+		return;		/* none in use */
+	while (hi >= lo + 4 && hi * 64 <= n) {
+		memcpy(q, buf + (hi - 4) * 8, sizeof(q));
+		if (q[0] | q[1] | q[2] | q[3])
+			break;
+		hi -= 4;
+	}
+	while (!sum_word(buf, n, (hi - 1) * 64))
+		hi--;
+	w = sum_word(buf, n, lo * 64);
+	gs->first = (uint32_t)(lo * 64 + (size_t)__builtin_ctzll(w));
+	w = sum_word(buf, n, (hi - 1) * 64);
+	gs->last = (uint32_t)((hi - 1) * 64 + 63 - (size_t)__builtin_clzll(w));
+	for (i = lo; i < hi; i++) {
+		w = sum_word(buf, n, i * 64);
+		gs->used += w == ~0ULL ? 64 : w ? (uint32_t)
+			    __builtin_popcountll(w) : 0;
+	}
+}
+
+errcode_t owner_bits_open(ext2_filsys fs, int summary,
+			  struct owner_bits **out)
 {
 	struct owner_bits *ob;
 	errcode_t err;
@@ -53,10 +112,14 @@ errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out)
 	if (!ob)
 		return ENOMEM;
 	ob->gbytes = bitmap_group_bytes(fs);
-	ob->buf = malloc(OBITS_CACHE * ob->gbytes);
+	/* a word past the bitmap's bytes: the summary reads whole words */
+	ob->buf = malloc(OBITS_CACHE * ob->gbytes + 8);
 	ob->tmp = malloc(ob->gbytes);
+	if (summary)
+		ob->sum = malloc((fs->group_desc_count ? fs->group_desc_count
+						       : 1) * sizeof(*ob->sum));
 	err = ENOMEM;
-	if (!ob->buf || !ob->tmp)
+	if (!ob->buf || !ob->tmp || (summary && !ob->sum))
 		goto fail;
 	err = bitmap_group_uninit_marks(fs, &ob->um);
 	if (err)
@@ -67,6 +130,11 @@ errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out)
 		err = bitmap_group_read(fs, g, ob->um, ob->buf, ob->tmp);
 		if (err)
 			goto fail;
+		if (ob->sum)
+			group_sum(ob->buf,
+				  (size_t)(ext2fs_group_last_block2(fs, g) -
+					   ext2fs_group_first_block2(fs, g) + 1),
+				  &ob->sum[g]);
 	}
 	*out = ob;
 	return 0;
@@ -123,7 +191,8 @@ errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
 	if (base < fs->super->s_first_data_block ||
 	    base + n > ext2fs_blocks_count(fs->super))
 		return EINVAL;
-	memset(out, 0, (n + 7) / 8);
+	/* every bit of out written, none cleared first (the map loads a
+	 * window of several groups for a gap of a few blocks) */
 	while (done < n) {
 		g = bit_of(fs, base + done, &i);
 		err = group_bits(fs, ob, g, &bits);
@@ -139,13 +208,20 @@ errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
 				out[(done + take) / 8] &=
 					(unsigned char)((1u << (take % 8)) - 1);
 		} else {
-			for (k = 0; k < take; k++)
+			for (k = 0; k < take; k++) {
+				unsigned char m = (unsigned char)
+					(1u << ((done + k) % 8));
+
 				if ((bits[(i + k) / 8] >> ((i + k) % 8)) & 1)
-					out[(done + k) / 8] |= (unsigned char)
-						(1u << ((done + k) % 8));
+					out[(done + k) / 8] |= m;
+				else
+					out[(done + k) / 8] &= (unsigned char)~m;
+			}
 		}
 		done += take;
 	}
+	if (n % 8)	/* the spare bits of the last byte clear */
+		out[n / 8] &= (unsigned char)((1u << (n % 8)) - 1);
 	return 0;
 }
 
@@ -185,4 +261,22 @@ errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,
 		a = gbase + gend;
 	}
 	return ENOENT;
+}
+
+int owner_bits_used_quick(const struct owner_bits *ob, dgrp_t g, blk64_t i,
+			  blk64_t j, blk64_t *used)
+{
+	const struct gsum *gs = ob->sum ? &ob->sum[g] : NULL;
+
+	if (!gs)
+		return 0;
+	if (i >= j || j <= gs->first || i > gs->last) {
+		*used = 0;	/* none used in it (or none at all) */
+		return 1;
+	}
+	if (i <= gs->first && j > gs->last) {
+		*used = gs->used;	/* every used one in it */
+		return 1;
+	}
+	return 0;
 }

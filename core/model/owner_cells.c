@@ -18,7 +18,10 @@ struct bitwin {
 	blk64_t limit;		/* no window reaches past it */
 	blk64_t gfirst, gend;	/* the group of the last gap; gend 0: none */
 	int guninit;		/* and it is BLOCK_UNINIT */
-	unsigned char buf[WIN_BYTES];
+	dgrp_t g;		/* that group */
+	blk64_t gstart;		/* and its first block */
+	int gsum;		/* its summary may answer (owner_bits) */
+	unsigned char buf[WIN_BYTES + 8];	/* a word read at its last byte */
 };
 
 static errcode_t win_load(struct bitwin *w, blk64_t a)
@@ -50,6 +53,13 @@ static blk64_t ones(const unsigned char *buf, blk64_t x, blk64_t y)
 
 	if (x >= y)
 		return 0;
+	if (y - x <= 56) {
+		/* a gap between runs is a few blocks: one word, masked */
+		memcpy(&word, buf + (x >> 3), sizeof(word));
+		word = (ext2fs_le64_to_cpu(word) >> (x & 7)) &
+		       ((1ULL << (y - x)) - 1);
+		return word ? (blk64_t)__builtin_popcountll(word) : 0;
+	}
 	if (x & 7) {
 		b = (unsigned)buf[x >> 3] >> (x & 7);
 		k = 8 - (unsigned)(x & 7);
@@ -118,8 +128,11 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		if (a < w->gfirst || a >= w->gend) {
 			/* a map has tens of gaps a group: its bounds once */
 			g = ext2fs_group_of_blk2(fs, a);
+			w->g = g;
+			w->gstart = ext2fs_group_first_block2(fs, g);
 			w->gfirst = a;
 			w->gend = ext2fs_group_last_block2(fs, g) + 1;
+			w->gsum = w->gend > a;	/* [a, gend) in group g */
 			if (w->gend <= a)
 				w->gend = b;
 			w->guninit = ext2fs_has_group_desc_csum(fs) &&
@@ -128,9 +141,19 @@ static errcode_t count_gap(struct bitwin *w, blk64_t a, blk64_t b,
 		}
 		t = w->gend < b ? w->gend : b;
 		un = w->guninit;
-		err = free_in(w, a, t, &f);
-		if (err)
-			return err;
+		if (t - a <= 56 && w->n && a >= w->base &&
+		    t <= w->base + w->n) {
+			/* a word of the window (the gaps between runs) */
+			f = (t - a) - ones(w->buf, a - w->base, t - w->base);
+		} else if (w->bits && w->gsum &&
+			   owner_bits_used_quick(w->bits, w->g, a - w->gstart,
+						 t - w->gstart, &f)) {
+			f = (t - a) - f;	/* the group's summary told */
+		} else {
+			err = free_in(w, a, t, &f);
+			if (err)
+				return err;
+		}
 		counts[un ? OWN_UNINIT : OWN_FREE] += f;
 		counts[OWN_UNKNOWN] += (t - a) - f;
 		a = t;
@@ -179,11 +202,15 @@ static errcode_t walk_begin(ext2_filsys fs, struct owner_index *idx,
  * it there): the caller asks owner_class_counts.  Cells come in block
  * order: the iterator only moves on (every run it passed ends by first).
  */
+static errcode_t gap_count(void *arg, blk64_t a, blk64_t b, blk64_t *counts)
+{
+	return count_gap(arg, a, b, counts);
+}
+
 static errcode_t cells_count(struct cellwalk *cw, blk64_t first,
 			     blk64_t end, blk64_t *counts)
 {
 	const struct orun_vec *mv = cw->mv;
-	struct fpack_it *j = &cw->j;
 	blk64_t pos = first, next, rend;
 	size_t i;
 	errcode_t err;
@@ -192,8 +219,6 @@ static errcode_t cells_count(struct cellwalk *cw, blk64_t first,
 	while (pos < end) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
-		while (j->ok && orun_end(&j->r) <= pos)
-			fpack_next(j);
 		next = end;
 		if (i < mv->n && orun_start(&mv->v[i]) < next)
 			next = orun_start(&mv->v[i]);
@@ -204,16 +229,10 @@ static errcode_t cells_count(struct cellwalk *cw, blk64_t first,
 			pos = rend;
 			continue;
 		}
-		if (j->ok && orun_start(&j->r) <= pos) {
-			rend = orun_end(&j->r);
-			rend = rend < next ? rend : next;
-			counts[j->r.cls] += rend - pos;
-			pos = rend;
-			continue;
-		}
-		if (j->ok && orun_start(&j->r) < next)
-			next = orun_start(&j->r);
-		err = count_gap(&cw->w, pos, next, counts);
+		/* up to the next metadata run the file runs own the blocks
+		 * (the index's runs are not walked by the caller's loop) */
+		err = fpack_count(&cw->j, pos, next, counts, gap_count,
+				  &cw->w);
 		if (err)
 			return err;
 		pos = next;

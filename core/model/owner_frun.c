@@ -321,8 +321,12 @@ static int nearly_sorted(struct frun *v, size_t n)
 	for (i = 0; i < n; i++) {
 		struct frun x = v[i];
 
-		if (i + 1 < n && frun_cmp(&x, &v[i + 1]) > 0) {
+		if (i + 1 < n && frun_cmp(&x, &v[i + 1]) > 0 &&
+		    (!m || frun_cmp(&v[m - 1], &v[i + 1]) <= 0)) {
 			o[k++] = x;	/* a spike: above what follows */
+		} else if (m && frun_cmp(&v[m - 1], &x) > 0 &&
+			   (i + 1 == n || frun_cmp(&v[m - 1], &v[i + 1]) <= 0)) {
+			o[k++] = x;	/* a lone dip: what follows fits on */
 		} else {
 			for (pops = 0; m && pops < SPINE_POP_MAX &&
 			     k < cap && frun_cmp(&v[m - 1], &x) > 0; pops++)

@@ -108,22 +108,18 @@ static inline blk64_t frun_end(const struct frun *r)
 /* The class a stored run's 2-bit code stands for (the four a scanned
  * inode's runs can have, in the order of enum owner_class), and back: -1
  * for a class without a code.  The 12-byte and the packed runs share it. */
+_Static_assert(OWN_FILE == OWN_MAPPING + 1 && OWN_DIR == OWN_MAPPING + 2 &&
+	       OWN_XATTR == OWN_MAPPING + 3, "the four run classes in a row");
+
 static inline int frun_code_cls(unsigned code)
 {
-	static const uint8_t cls[4] = {OWN_MAPPING, OWN_FILE, OWN_DIR,
-				       OWN_XATTR};
-
-	return cls[code & 3];
+	return OWN_MAPPING + (int)(code & 3);
 }
 
 static inline int frun_cls_code(int cls)
 {
-	unsigned i;
-
-	for (i = 0; i < 4; i++)
-		if (frun_code_cls(i) == cls)
-			return (int)i;
-	return -1;
+	return cls >= OWN_MAPPING && cls <= OWN_XATTR ? cls - OWN_MAPPING
+						      : -1;
 }
 
 /* The class of a stored run. */
@@ -167,11 +163,12 @@ void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 /*
  * The scan's file runs, packed (owner_pack.c).  While the scan pushes
  * them: blocks of at most FPACK_BLK delta-coded runs in pages, one list a
- * bucket of 2^shift blocks, in the order pushed, each block with its first
- * run's start and inode and the furthest end of every run up to its last.
+ * bucket of 2^shift blocks, in the order pushed (a few below the bucket's
+ * last kept aside, with several buckets), each block with its first run's
+ * start and inode and the furthest end of every run up to its last.
  * Sorted (fpack_sort, on first query): a segment a bucket, in turn, each
  * its blocks sorted (a bucket pushed in order: its own blocks as they
- * are), searched by halves.
+ * are; one with strays: merged with them), searched by halves.
  */
 #define FPACK_PAGE 4096		/* bytes a page takes (one malloc) */
 #define FPACK_RUN_MAX 24	/* bytes a coded run takes at most */
@@ -203,10 +200,21 @@ struct fblk {
 
 /* A bucket's runs are coded in blocks as the sorted ones are, so that a
  * bucket pushed in order becomes sorted blocks as it is (its maxends and
- * overlap its own until the sort adds the buckets before it). */
+ * overlap its own until the sort adds the buckets before it); a block's
+ * runs are coded together, once pushed (one loop, its state in
+ * registers, instead of a call's worth of loads and stores a run). */
+/* A run pushed and not yet coded (a bucket codes FPACK_BLK at once). */
+struct fstage {
+	blk64_t start;
+	uint32_t len, ino, lblk;
+	uint8_t code;
+};
+
 struct fbucket {
 	struct fpage *head, *tail;
-	struct fprev prev;	/* the last run pushed */
+	struct fstage *st;	/* the runs after its blocks, coded into the
+				   next block once FPACK_BLK of them wait */
+	unsigned nst;
 	size_t n;
 	blk64_t last;		/* the last run's start */
 	int mixed;		/* a run pushed at or before the last's start:
@@ -215,7 +223,13 @@ struct fbucket {
 	blk64_t maxend;		/* the furthest end of its runs */
 	struct fblk *blk;	/* its blocks, in its pages */
 	size_t nblk, capblk;
+	/* the runs pushed at or before the last's start while they are few
+	 * (FPACK_STRAY_PART of the bucket), the blocks staying in order: the
+	 * sort merges them in instead of sorting the bucket */
+	struct frun_vec stray;
 };
+
+#define FPACK_STRAY_PART 16	/* one run in this many may stray */
 
 /* Sorted blocks, a bucket's: the sorted index is its buckets' in turn. */
 struct fseg {
@@ -231,6 +245,8 @@ struct fpack {
 	errcode_t err;		/* the sort failed (ENOMEM): the runs lost */
 	int nb;			/* buckets */
 	unsigned shift;
+	int strays;		/* runs out of order kept aside (the session's
+				   index: fpack_each's order is not its own) */
 	struct fbucket b[FPACK_BUCKETS];
 	struct fseg seg[FPACK_BUCKETS];	/* sorted: nseg, in pages */
 	int nseg;
@@ -261,7 +277,8 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r);
  * a time; ENOMEM (the runs lost: v->err). */
 errcode_t fpack_sort(struct fpack *v);
 /* Every run of v, sorted or not (not: bucket by bucket, each in the order
- * pushed), until fn returns nonzero. */
+ * pushed, with several buckets the runs kept aside last), until fn returns
+ * nonzero. */
 errcode_t fpack_each(const struct fpack *v,
 		     int (*fn)(const struct orun *r, void *arg), void *arg);
 /* Positions it (sorted) at the first run over pos when one is (every run
@@ -269,6 +286,16 @@ errcode_t fpack_each(const struct fpack *v,
  * frun_find; !it->ok when there is none. */
 void fpack_at(struct fpack_it *it, blk64_t pos);
 void fpack_next(struct fpack_it *it);
+/* A gap between runs, [a, b), for fpack_count's caller to count. */
+typedef errcode_t (*fpack_gap_fn)(void *arg, blk64_t a, blk64_t b,
+				  blk64_t *counts);
+/* The map cells' inner loop over [pos, lim), where no metadata run lies:
+ * each block the first run over it owns (the queries' answer) added to
+ * counts[that run's class], each stretch no run covers handed to gap;
+ * it (sorted, positioned by fpack_at at or before pos) moves on only past
+ * runs ending by the last block counted, as fpack_next would. */
+errcode_t fpack_count(struct fpack_it *it, blk64_t pos, blk64_t lim,
+		      blk64_t *counts, fpack_gap_fn gap, void *arg);
 void fpack_free(struct fpack *v);
 
 struct owner_index;
@@ -431,14 +458,23 @@ int owner_bits_usable(const struct session *s);
 
 /* Ready to read fs's bitmap a group at a time, every group read once first
  * so that its errors are a load's (EXT2_ET_BLOCK_BITMAP_READ,
- * EXT2_ET_BLOCK_BITMAP_CSUM_INVALID). */
-errcode_t owner_bits_open(ext2_filsys fs, struct owner_bits **out);
+ * EXT2_ET_BLOCK_BITMAP_CSUM_INVALID); with summary, each group's used
+ * blocks noted then for owner_bits_used_quick (not for a mounted
+ * filesystem, whose bitmaps change under the reads that follow). */
+errcode_t owner_bits_open(ext2_filsys fs, int summary,
+			  struct owner_bits **out);
 void owner_bits_free(struct owner_bits *ob);
 
 /* n bits from block base (at or past the first data block), as
  * ext2fs_get_block_bitmap_range2 gives them. */
 errcode_t owner_bits_range(ext2_filsys fs, struct owner_bits *ob,
 			   blk64_t base, size_t n, unsigned char *out);
+
+/* The blocks in use among blocks i..j-1 of group g (from its first
+ * block), in *used, when the group's summary tells without its bits: 1;
+ * else 0 (read them). */
+int owner_bits_used_quick(const struct owner_bits *ob, dgrp_t g, blk64_t i,
+			  blk64_t j, blk64_t *used);
 
 /* The first block of [a, b) in use (set) or free in *z; ENOENT: none. */
 errcode_t owner_bits_find(ext2_filsys fs, struct owner_bits *ob, blk64_t a,

@@ -1,7 +1,8 @@
 /* owner_pack.c - the packed file runs of the ownership index (4-6 bytes a
  * run): pushed into buckets by block range as blocks of delta-coded runs,
- * each bucket sorted on first query (one pushed in order kept as it is),
- * and the search and iteration the queries use. */
+ * each bucket sorted on first query (one pushed in order kept as it is, one
+ * in order but a few strays merged with them), and the search, iteration
+ * and map counting the queries use. */
 #include "owner_int.h"
 
 #include <errno.h>
@@ -90,7 +91,8 @@ put_run(uint8_t *p, struct fprev *pv, blk64_t start,
 	return p;
 }
 
-static inline const uint8_t *get_run(const uint8_t *p, struct fprev *pv,
+static inline __attribute__((always_inline)) const uint8_t *
+get_run(const uint8_t *p, struct fprev *pv,
 				     struct orun *r)
 {
 	unsigned head = *p++, im, ln;
@@ -167,6 +169,7 @@ void fpack_init(struct fpack *v, blk64_t blocks, int nbuckets)
 		v->shift++;
 	if (v->nb == 1)
 		v->shift = 63;
+	v->strays = v->nb > 1;
 }
 
 /* Room for one more block in *blk (*cap of them), need in all. */
@@ -187,17 +190,99 @@ static errcode_t blk_room(struct fblk **blk, size_t *cap, size_t need)
 	return 0;
 }
 
-/* A new block of *k's list at page g's end, coded from its first run. */
-static struct fblk *blk_open(struct fblk *k, struct fpage *g, blk64_t start,
-			     uint32_t ino, struct fprev *pv)
+/* Where coded blocks go: a bucket's pages and blocks, or the sort's. */
+struct fdest {
+	struct fpage **head, **tail;
+	struct fblk **blk;
+	size_t *nblk, *capblk;
+	blk64_t *maxend;	/* the furthest end of every run before */
+};
+
+/* Runs st[0..n) (0 < n <= FPACK_BLK) coded into d's next block, in a new
+ * page when its last has no room for them; *overlap set when one starts
+ * inside a run before it. */
+static errcode_t code_block(const struct fstage *st, unsigned n,
+			    const struct fdest *d, int *overlap)
 {
-	k->start = start;
-	k->ino = ino;
-	k->n = 0;
+	uint8_t buf[FPACK_BLK * FPACK_RUN_MAX], *p = buf;
+	const struct fstage *e, *end = st + n;
+	struct fprev pv = {st->start, st->ino, 0};
+	blk64_t maxend = *d->maxend;
+	struct fpage *g = *d->tail;
+	struct fblk *k;
+	uint32_t len;
+
+	for (e = st; e < end; e++) {
+		if (e->start < maxend)
+			*overlap = 1;
+		p = put_run(p, &pv, e->start, e->len, e->ino, e->lblk,
+			    e->code);
+		if (e->start + e->len > maxend)
+			maxend = e->start + e->len;
+	}
+	len = (uint32_t)(p - buf);
+	if (!g || FPACK_PAGE_DATA - g->used < len) {
+		g = page_add(d->head, d->tail);
+		if (!g)
+			return ENOMEM;
+	}
+	if (blk_room(d->blk, d->capblk, *d->nblk + 1))
+		return ENOMEM;
+	k = &(*d->blk)[(*d->nblk)++];
+	k->start = st->start;
+	k->ino = st->ino;
+	k->n = (uint16_t)n;
 	k->off = (uint16_t)g->used;
 	k->page = g;
-	*pv = (struct fprev){start, ino, 0};
-	return k;
+	k->maxend = maxend;
+	memcpy(g->b + g->used, buf, len);
+	g->used += len;
+	*d->maxend = maxend;
+	return 0;
+}
+
+/* The runs waiting in b coded into its next block. */
+static errcode_t stage_flush(struct fbucket *b)
+{
+	struct fdest d = {&b->head, &b->tail, &b->blk, &b->nblk, &b->capblk,
+			  &b->maxend};
+	errcode_t err;
+
+	if (!b->nst)
+		return 0;
+	err = code_block(b->st, b->nst, &d, &b->overlap);
+	if (!err)
+		b->nst = 0;
+	return err;
+}
+
+/* Room for one more run waiting in b. */
+static errcode_t __attribute__((noinline)) stage_room(struct fbucket *b)
+{
+	if (!b->st) {
+		b->st = malloc(FPACK_BLK * sizeof(*b->st));
+		return b->st ? 0 : ENOMEM;
+	}
+	return stage_flush(b);
+}
+
+/* A run below the bucket's last kept aside, its blocks left in order. */
+static errcode_t __attribute__((noinline))
+stray_put(struct fpack *v, struct fbucket *b, blk64_t start,
+			   uint32_t len, uint32_t ino, uint32_t lblk, int code)
+{
+	struct orun r = {0};
+	errcode_t err;
+
+	orun_set_start(&r, start);
+	r.len = len;
+	r.ino = ino;
+	r.lblk = lblk;
+	r.cls = (uint8_t)frun_code_cls((unsigned)code);
+	err = frun_push(&b->stray, &r);
+	if (!err)
+		v->n++;
+	return err;
 }
 
 static inline __attribute__((always_inline)) errcode_t
@@ -206,31 +291,27 @@ raw_put(struct fpack *v, blk64_t start, uint32_t len, uint32_t ino,
 {
 	blk64_t k = start >> v->shift;
 	struct fbucket *b = &v->b[k < (blk64_t)v->nb ? k : (blk64_t)v->nb - 1];
-	struct fpage *g = b->tail;
-	struct fblk *kb = b->nblk ? &b->blk[b->nblk - 1] : NULL;
-	int room = g && FPACK_PAGE_DATA - g->used >= FPACK_RUN_MAX;
+	struct fstage *e;
+	errcode_t err;
 
-	if (!room || kb->n == FPACK_BLK) {
-		if (!room) {
-			g = page_add(&b->head, &b->tail);
-			if (!g)
-				return ENOMEM;
-		}
-		if (blk_room(&b->blk, &b->capblk, b->nblk + 1))
-			return ENOMEM;
-		kb = blk_open(&b->blk[b->nblk++], g, start, ino, &b->prev);
-	}
-	if (b->n && start <= b->last)
+	if (b->n && start <= b->last && !b->mixed) {
+		if (v->strays &&
+		    b->stray.n < b->n / FPACK_STRAY_PART + FPACK_STRAY_PART)
+			return stray_put(v, b, start, len, ino, lblk, code);
 		b->mixed = 1;
-	if (start < b->maxend)
-		b->overlap = 1;
+	}
+	if (b->nst == FPACK_BLK || !b->st) {
+		err = stage_room(b);
+		if (err)
+			return err;
+	}
+	e = &b->st[b->nst++];
+	e->start = start;
+	e->len = len;
+	e->ino = ino;
+	e->lblk = lblk;
+	e->code = (uint8_t)code;
 	b->last = start;
-	g->used = (uint32_t)(put_run(g->b + g->used, &b->prev, start, len,
-				     ino, lblk, code) - g->b);
-	if (start + len > b->maxend)
-		b->maxend = start + len;
-	kb->maxend = b->maxend;
-	kb->n++;
 	b->n++;
 	v->n++;
 	return 0;
@@ -265,24 +346,20 @@ static errcode_t thaw(struct fpack *v)
 	return err;
 }
 
-errcode_t fpack_push(struct fpack *v, const struct orun *r)
+/* fpack_push but for its usual run: after a sort, or longer than a piece. */
+static errcode_t __attribute__((noinline))
+push_rare(struct fpack *v, const struct orun *r, int code)
 {
 	blk64_t start = orun_start(r), len = r->len, lblk = r->lblk, n;
-	int code = frun_cls_code(r->cls);
 	int advance = r->cls == OWN_FILE || r->cls == OWN_DIR;
 	errcode_t err;
 
-	if (code < 0 || (start + len) >> FRUN_START_BITS)
-		return EOVERFLOW;
 	if (v->sorted && v->nseg) {
 		err = thaw(v);
 		if (err)
 			return err;
 	}
 	v->sorted = 0;
-	if (len <= FRUN_MAX_LEN)	/* the usual run: one piece */
-		return raw_put(v, start, (uint32_t)len, r->ino,
-			       (uint32_t)lblk, code);
 	while (len) {	/* pieces of at most FRUN_MAX_LEN, as frun_push */
 		n = len < FRUN_MAX_LEN ? len : FRUN_MAX_LEN;
 		err = raw_put(v, start, (uint32_t)n, r->ino, (uint32_t)lblk,
@@ -295,6 +372,18 @@ errcode_t fpack_push(struct fpack *v, const struct orun *r)
 			lblk += n;
 	}
 	return 0;
+}
+
+errcode_t fpack_push(struct fpack *v, const struct orun *r)
+{
+	blk64_t start = orun_start(r), len = r->len;
+	int code = frun_cls_code(r->cls);
+
+	if (code < 0 || (start + len) >> FRUN_START_BITS)
+		return EOVERFLOW;
+	if (v->sorted || len > FRUN_MAX_LEN)
+		return push_rare(v, r, code);
+	return raw_put(v, start, (uint32_t)len, r->ino, r->lblk, code);
 }
 
 errcode_t fpack_each(const struct fpack *v,
@@ -316,7 +405,9 @@ errcode_t fpack_each(const struct fpack *v,
 				return 0;
 		return 0;
 	}
-	for (k = 0; k < v->nb; k++)
+	for (k = 0; k < v->nb; k++) {
+		const struct frun_vec *sv = &v->b[k].stray;
+
 		for (j = 0; j < v->b[k].nblk; j++) {
 			const struct fblk *kb = &v->b[k].blk[j];
 
@@ -328,45 +419,70 @@ errcode_t fpack_each(const struct fpack *v,
 					return 0;
 			}
 		}
+		for (i = 0; i < v->b[k].nst; i++) {
+			const struct fstage *e = &v->b[k].st[i];
+
+			memset(&r, 0, sizeof(r));
+			orun_set_start(&r, e->start);
+			r.len = e->len;
+			r.ino = e->ino;
+			r.lblk = e->lblk;
+			r.cls = (uint8_t)frun_code_cls(e->code);
+			if (fn(&r, arg))
+				return 0;
+		}
+		for (j = 0; j < sv->n; j++) {
+			frun_unpack(sv, &sv->v[j], &r);
+			if (fn(&r, arg))
+				return 0;
+		}
+	}
 	return 0;
 }
 
-/* Output of the sort: blocks of at most FPACK_BLK runs, each in one page. */
+/* Output of the sort: blocks of at most FPACK_BLK runs, each in one page,
+ * coded FPACK_BLK at a time as a bucket's are. */
 struct fout {
 	struct fpack *v;
 	struct fblk *blk;	/* the bucket's sorted blocks */
 	size_t nblk, capblk;
 	struct fpage *tail;
-	struct fprev pv;
 	blk64_t maxend;
+	struct fstage st[FPACK_BLK];
+	unsigned nst;
 };
+
+/* The runs waiting in o coded into its next block. */
+static errcode_t out_flush(struct fout *o)
+{
+	struct fdest d = {&o->v->pages, &o->tail, &o->blk, &o->nblk,
+			  &o->capblk, &o->maxend};
+	errcode_t err;
+
+	if (!o->nst)
+		return 0;
+	err = code_block(o->st, o->nst, &d, &o->v->overlap);
+	o->nst = 0;
+	return err;
+}
 
 static errcode_t out_run(struct fout *o, const struct orun *r)
 {
-	struct fpack *v = o->v;
-	struct fblk *b = o->nblk ? &o->blk[o->nblk - 1] : NULL;
-	blk64_t start = orun_start(r);
+	struct fstage *e;
+	errcode_t err;
 
-	if (start < o->maxend)
-		v->overlap = 1;
-	if (!b || b->n == FPACK_BLK ||
-	    FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX) {
-		if (!o->tail || FPACK_PAGE_DATA - o->tail->used < FPACK_RUN_MAX)
-			if (!page_add(&v->pages, &o->tail))
-				return ENOMEM;
-		if (blk_room(&o->blk, &o->capblk, o->nblk + 1))
-			return ENOMEM;
-		b = blk_open(&o->blk[o->nblk++], o->tail, start, r->ino,
-			     &o->pv);
+	if (o->nst == FPACK_BLK) {
+		err = out_flush(o);
+		if (err)
+			return err;
 	}
-	o->tail->used = (uint32_t)(put_run(o->tail->b + o->tail->used, &o->pv,
-					   start, r->len, r->ino, r->lblk,
-					   frun_cls_code(r->cls)) - o->tail->b);
-	if (orun_end(r) > o->maxend)
-		o->maxend = orun_end(r);
-	b->maxend = o->maxend;
-	b->n++;
-	v->n++;
+	e = &o->st[o->nst++];
+	e->start = orun_start(r);
+	e->len = r->len;
+	e->ino = r->ino;
+	e->lblk = r->lblk;
+	e->code = (uint8_t)frun_cls_code(r->cls);
+	o->v->n++;
 	return 0;
 }
 
@@ -392,8 +508,11 @@ static void adopt(struct fout *o, struct fbucket *b)
 	struct fpack *v = o->v;
 	size_t j;
 
-	if (!b->nblk)
+	if (!b->nblk) {
+		free(b->st);
+		memset(b, 0, sizeof(*b));
 		return;
+	}
 	if (b->overlap || b->blk[0].start < o->maxend)
 		v->overlap = 1;
 	for (j = 0; j < b->nblk; j++)
@@ -408,6 +527,7 @@ static void adopt(struct fout *o, struct fbucket *b)
 	o->tail = b->tail;
 	v->n += b->n;
 	seg_add(v, b->blk, b->nblk);
+	free(b->st);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -434,18 +554,136 @@ static errcode_t unpack_bucket(const struct fbucket *b, struct frun_vec *w)
 	return err;
 }
 
+/* A mixed bucket's strays after its runs, into the work vector. */
+static errcode_t unpack_strays(struct fbucket *b, struct frun_vec *w)
+{
+	struct frun_vec *sv = &b->stray;
+	struct orun r;
+	errcode_t err = 0;
+	size_t i;
+
+	frun_lblk_sort(sv);
+	for (i = 0; i < sv->n && !err; i++) {
+		frun_unpack(sv, &sv->v[i], &r);
+		err = frun_push(w, &r);
+	}
+	return err;
+}
+
+/* A bucket's blocks, run by run in the order pushed. */
+struct bucket_it {
+	const struct fbucket *b;
+	size_t j;		/* the next block */
+	unsigned left;		/* runs of the current block still to come */
+	const uint8_t *p;
+	struct fprev pv;
+};
+
+static int bucket_next(struct bucket_it *it, struct orun *r)
+{
+	const struct fblk *k;
+
+	while (!it->left) {
+		if (it->j >= it->b->nblk)
+			return 0;
+		k = &it->b->blk[it->j++];
+		it->pv = (struct fprev){k->start, k->ino, 0};
+		it->p = k->page->b + k->off;
+		it->left = k->n;
+	}
+	it->p = get_run(it->p, &it->pv, r);
+	it->left--;
+	return 1;
+}
+
+/* frun_sort's order on whole runs: start, inode, class, length, then the
+ * logical block (frun_sort keeps the least of a duplicate's). */
+static int run_cmp(const struct orun *x, const struct orun *y)
+{
+	blk64_t sx = orun_start(x), sy = orun_start(y);
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->lblk < y->lblk ? -1 : x->lblk > y->lblk;
+}
+
+/* Is c a duplicate frun_sort drops after p, the last run it kept? */
+static int run_dup(const struct orun *p, const struct orun *c)
+{
+	return orun_start(p) == orun_start(c) && p->len == c->len &&
+	       p->cls == c->cls && (c->cls == OWN_XATTR || p->ino == c->ino);
+}
+
+/*
+ * A bucket whose blocks are in order and whose strays are few: the strays
+ * sorted (frun_sort, their own duplicates dropped) and merged with the
+ * blocks' runs, a duplicate across the two dropped as frun_sort drops it,
+ * so that the output is what sorting the whole bucket gives, without its
+ * runs unpacked into 12-byte ones.
+ */
+static errcode_t merge_bucket(struct fout *o, struct fbucket *b)
+{
+	struct bucket_it mi = {.b = b};
+	struct frun_vec *sv = &b->stray;
+	struct orun m, t, c, last;
+	size_t si = 0;
+	int hm, ht, kept = 0;
+	errcode_t err = 0;
+
+	frun_sort(sv);
+	hm = bucket_next(&mi, &m);
+	ht = si < sv->n;
+	if (ht)
+		frun_unpack(sv, &sv->v[si++], &t);
+	while ((hm || ht) && !err) {
+		if (hm && (!ht || run_cmp(&m, &t) <= 0)) {
+			c = m;
+			hm = bucket_next(&mi, &m);
+		} else {
+			c = t;
+			ht = si < sv->n;
+			if (ht)
+				frun_unpack(sv, &sv->v[si++], &t);
+		}
+		if (kept && run_dup(&last, &c))
+			continue;
+		last = c;
+		kept = 1;
+		err = out_run(o, &c);
+	}
+	return err;
+}
+
+/* Frees a bucket's pages, blocks and strays and empties it. */
+static void bucket_drop(struct fbucket *b)
+{
+	pages_free(b->head);
+	free(b->blk);
+	free(b->st);
+	free(b->stray.v);
+	free(b->stray.lx);
+	memset(b, 0, sizeof(*b));
+}
+
 /*
  * One bucket at a time, each the next segment: a bucket pushed in order
- * as it is (no copy); a mixed one's runs unpacked into the 12-byte work
- * vector, sorted there (frun_sort: its order, its duplicates dropped),
- * packed into blocks, its pages freed before the next bucket's are read
- * (the peak is the packed runs and one bucket's 12-byte ones).  ENOMEM leaves v empty, its error
+ * as it is (no copy); one in order but for a few strays merged with them;
+ * a mixed one's runs unpacked into the 12-byte work vector, sorted there
+ * (frun_sort: its order, its duplicates dropped), packed into blocks, its
+ * pages freed before the next bucket's are read (the peak is the packed
+ * runs and one bucket's 12-byte ones).  ENOMEM leaves v empty, its error
  * in v->err, which every query then returns.
  */
 errcode_t fpack_sort(struct fpack *v)
 {
 	struct frun_vec w = {0};
-	struct fout o = {.v = v};
+	struct fout o;
 	struct orun r;
 	errcode_t err = 0;
 	size_t i;
@@ -453,26 +691,36 @@ errcode_t fpack_sort(struct fpack *v)
 
 	if (v->err || v->sorted)
 		return v->err;
+	memset(&o, 0, sizeof(o));
+	o.v = v;
+	for (k = 0; k < v->nb && !err; k++)
+		err = stage_flush(&v->b[k]);
 	v->n = 0;
 	v->overlap = 0;
-	for (k = 0; k < v->nb; k++) {
+	for (k = 0; k < v->nb && !err; k++) {
 		struct fbucket *b = &v->b[k];
 
-		if (!b->mixed) {
+		if (!b->mixed && !b->stray.n) {
 			adopt(&o, b);
 			continue;
 		}
-		err = unpack_bucket(b, &w);
-		pages_free(b->head);
-		free(b->blk);
-		memset(b, 0, sizeof(*b));
-		if (err)
-			break;
-		frun_sort(&w);
-		for (i = 0; i < w.n && !err; i++) {
-			frun_unpack(&w, &w.v[i], &r);
-			err = out_run(&o, &r);
+		if (!b->mixed) {
+			err = merge_bucket(&o, b);
+			bucket_drop(b);
+		} else {
+			err = unpack_bucket(b, &w);
+			if (!err)
+				err = unpack_strays(b, &w);
+			bucket_drop(b);
+			if (!err)
+				frun_sort(&w);
+			for (i = 0; i < w.n && !err; i++) {
+				frun_unpack(&w, &w.v[i], &r);
+				err = out_run(&o, &r);
+			}
 		}
+		if (!err)
+			err = out_flush(&o);
 		if (o.nblk && !err)
 			seg_add(v, o.blk, o.nblk);
 		else
@@ -500,11 +748,8 @@ void fpack_free(struct fpack *v)
 {
 	int k;
 
-	for (k = 0; k < v->nb; k++) {
-		pages_free(v->b[k].head);
-		free(v->b[k].blk);
-	}
-	memset(v->b, 0, sizeof(v->b));
+	for (k = 0; k < v->nb; k++)
+		bucket_drop(&v->b[k]);
 	pages_free(v->pages);
 	v->pages = NULL;
 	for (k = 0; k < v->nseg; k++)
@@ -543,6 +788,72 @@ void fpack_next(struct fpack_it *it)
 	} else {
 		it->ok = 0;
 	}
+}
+
+/*
+ * fpack_next's usual step kept in the caller's registers: the block's
+ * coding state copied out of it and back only when a block ends (the map
+ * walks every run of the index once a frame).
+ */
+errcode_t fpack_count(struct fpack_it *it, blk64_t pos, blk64_t lim,
+		      blk64_t *counts, fpack_gap_fn gap, void *arg)
+{
+	const uint8_t *p = it->p;
+	struct fprev pv = it->pv;
+	struct orun r = it->r;
+	unsigned left = it->left;
+	blk64_t rs, re, t;
+	errcode_t err = 0;
+
+	if (!it->ok)
+		goto rest;
+	re = pv.end;	/* the current run's end */
+	rs = re - r.len;
+	for (;;) {
+		while (re <= pos) {	/* the first run ending after pos */
+			if (left) {
+				p = get_run(p, &pv, &r);
+				left--;
+				re = pv.end;
+				rs = re - r.len;
+				continue;
+			}
+			it->p = p;
+			it->r = r;
+			it->pv = pv;
+			it->left = 0;
+			fpack_next(it);		/* the next block */
+			if (!it->ok)
+				goto rest;
+			p = it->p;
+			pv = it->pv;
+			r = it->r;
+			left = it->left;
+			re = pv.end;
+			rs = re - r.len;
+		}
+		if (rs >= lim)
+			break;
+		if (rs > pos) {
+			err = gap(arg, pos, rs, counts);
+			if (err)
+				break;
+			pos = rs;
+		}
+		t = re < lim ? re : lim;
+		counts[r.cls] += t - pos;
+		pos = t;
+		if (pos >= lim)
+			break;
+	}
+	it->p = p;
+	it->pv = pv;
+	it->r = r;
+	it->left = left;
+	if (err || pos >= lim)
+		return err;
+rest:
+	return gap(arg, pos, lim, counts);
 }
 
 void fpack_at(struct fpack_it *it, blk64_t pos)

@@ -2,7 +2,8 @@
  * group at a time when the session has not loaded it (owner_bits.c): it
  * leaves the bitmap unloaded, its runs and map counts are the loaded
  * bitmap's, and a bitmap loaded and changed in memory afterwards (a
- * shell's setb) is what it answers from. */
+ * shell's setb) is what it answers from; each group's summary of its used
+ * blocks answers as its bits do. */
 #include "testlib.h"
 #include "owner_int.h"
 #include "session.h"
@@ -128,6 +129,100 @@ static void check_image(const char *img, int streams)
 	free(a);
 }
 
+/* Blocks in use among blocks i..j-1 of group g, from its bits. */
+static blk64_t used_in(ext2_filsys fs, struct owner_bits *ob, dgrp_t g,
+		       blk64_t i, blk64_t j)
+{
+	blk64_t first = ext2fs_group_first_block2(fs, g), n = 0, k;
+	unsigned char *buf = malloc((size_t)(j - i) / 8 + 2);
+
+	assert_non_null(buf);
+	if (j > i)
+		assert_int_equal(owner_bits_range(fs, ob, first + i,
+						  (size_t)(j - i), buf), 0);
+	for (k = 0; k < j - i; k++)
+		n += (buf[k / 8] >> (k % 8)) & 1;
+	free(buf);
+	return n;
+}
+
+/*
+ * The group summary's answers (owner_bits_used_quick) are the bits' own:
+ * every group's whole range (always answered), the ranges before, from
+ * and around its first and last block in use, and some at random; a
+ * range it cannot tell (inside the used span) is left unanswered.
+ */
+static void check_summary(const char *img)
+{
+	struct tsession t;
+	struct owner_bits *ob;
+	ext2_filsys fs;
+	blk64_t len, i, j, used, cut[8], all;
+	unsigned long long r = 0x9e3779b97f4a7c15ULL;
+	int a, b, told = 0, untold = 0;
+	dgrp_t g;
+
+	tl_open(&t, img);
+	fs = t.s.fs;
+	assert_int_equal(owner_bits_open(fs, 1, &ob), 0);
+	for (g = 0; g < fs->group_desc_count; g++) {
+		len = ext2fs_group_last_block2(fs, g) -
+		      ext2fs_group_first_block2(fs, g) + 1;
+		all = used_in(fs, ob, g, 0, len);
+		assert_true(owner_bits_used_quick(ob, g, 0, len, &used));
+		assert_int_equal(used, all);
+		/* the used span's bounds, found from the bits */
+		for (i = 0; i < len && !used_in(fs, ob, g, i, i + 1); i++)
+			;
+		for (j = len; j > i && !used_in(fs, ob, g, j - 1, j); j--)
+			;
+		cut[0] = 0;
+		cut[1] = i;
+		cut[2] = i + (i < len);
+		cut[3] = j > 0 ? j - 1 : 0;
+		cut[4] = j;
+		cut[5] = len;
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		cut[6] = (r >> 33) % (len + 1);
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		cut[7] = (r >> 33) % (len + 1);
+		for (a = 0; a < 8; a++)
+			for (b = 0; b < 8; b++) {
+				if (cut[a] > cut[b])
+					continue;
+				if (!owner_bits_used_quick(ob, g, cut[a],
+							   cut[b], &used)) {
+					untold++;
+					continue;
+				}
+				told++;
+				if (used != used_in(fs, ob, g, cut[a], cut[b]))
+					fail_msg("%s group %u [%llu, %llu): "
+						 "%llu used, the summary "
+						 "says %llu", img, g,
+						 (unsigned long long)cut[a],
+						 (unsigned long long)cut[b],
+						 (unsigned long long)
+						 used_in(fs, ob, g, cut[a],
+							 cut[b]),
+						 (unsigned long long)used);
+			}
+	}
+	assert_true(told > 0);
+	assert_true(untold > 0);
+	owner_bits_free(ob);
+	tl_close(&t);
+}
+
+static void t_summary(void **state)
+{
+	(void)state;
+	check_summary("ext4");
+	check_summary("ext2-1k");
+	check_summary("noflex");
+	check_summary("metabg");
+}
+
 static void t_ext2_1k(void **state) { (void)state; check_image("ext2-1k", 1); }
 static void t_ext3(void **state) { (void)state; check_image("ext3", 1); }
 static void t_ext4(void **state) { (void)state; check_image("ext4", 1); }
@@ -152,6 +247,7 @@ int main(void)
 		cmocka_unit_test(t_metabg),
 		cmocka_unit_test(t_noflex),
 		cmocka_unit_test(t_mmp64k),
+		cmocka_unit_test(t_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

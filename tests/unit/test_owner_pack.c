@@ -4,7 +4,8 @@
  * 2^32, runs longer than FRUN_MAX_LEN, logical blocks of every size,
  * cross-links, shared and duplicated runs, pushes out of order, runs added
  * after the sort; with the buckets by range and with one; runs pushed in
- * order, the buckets the sort takes as they are. */
+ * order, the buckets the sort takes as they are; runs in order but a few,
+ * those merged in. */
 #include "testlib.h"
 #include "owner_int.h"
 
@@ -302,6 +303,68 @@ static void t_in_order(void **state)
 	in_order_case(2, 1);
 }
 
+/*
+ * Runs in order but for a few below their bucket's last (a directory block
+ * put back in a gap, as a spread filesystem's scan pushes them): kept aside
+ * and merged in by the sort, the bucket not sorted whole, the result the
+ * reference's; among them duplicates of runs in the blocks with another
+ * logical block (inline and past FRUN_LBLK_ESC: the least kept), of each
+ * other, and a shared xattr block.  Bucket 9 strays too often: sorted
+ * whole, its strays with it.
+ */
+static void t_strays(void **state)
+{
+	struct both b;
+	blk64_t span, s, base, back[64], raw[2] = {0, 0};
+	uint32_t ino = 12, bino[64], lb;
+	int k, i, nb;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	fpack_init(&b.p, TIB20, FPACK_BUCKETS);
+	span = (blk64_t)1 << b.p.shift;
+	for (k = 0; k < 10; k++) {
+		s = base = (blk64_t)k * span + 50;
+		for (i = 0, nb = 0; i < 900; i++) {
+			lb = i % 3 ? 0 : 7 + (uint32_t)(rnd() % 100000);
+			put(&b, s, 1 + i % 4, ino, lb, classes[1 + i % 2]);
+			if (nb < 64 && i % 13 == 0) {
+				back[nb] = s;
+				bino[nb++] = ino;
+			}
+			ino++;
+			s += 6 + rnd() % 9;
+			if (i % (k == 9 ? 5 : 60) != (k == 9 ? 4 : 59))
+				continue;
+			/* a lone dip into an earlier gap */
+			put(&b, base + 5 + rnd() % (s - base - 10) / 8 * 8 + 5,
+			    1, ino++, 0, OWN_DIR);
+			/* a run of the blocks again, its logical block not */
+			lb = i % 120 == 59 ? 3 : 9 + (uint32_t)(rnd() % 50);
+			put(&b, back[nb - 1], 1 + (13 * (nb - 1)) % 4,
+			    bino[nb - 1], lb, classes[1 + (13 * (nb - 1)) % 2]);
+			put(&b, back[nb - 1], 1 + (13 * (nb - 1)) % 4,
+			    bino[nb - 1], lb + 1,
+			    classes[1 + (13 * (nb - 1)) % 2]);
+		}
+		put(&b, s, 1, ino, 0, OWN_XATTR);	/* shared, aside */
+		put(&b, s + 1, 2, ino + 1, 0, OWN_FILE);
+		put(&b, s, 1, ino + 2, 0, OWN_XATTR);
+		ino += 3;
+	}
+	for (k = 0; k < 10; k++) {
+		assert_int_equal(b.p.b[k].mixed, k == 9);
+		assert_true(b.p.b[k].stray.n > 0);
+	}
+	assert_int_equal(fpack_each(&b.p, sum_run, raw), 0);
+	assert_int_equal(raw[1], b.pieces);
+	assert_true(raw[0] == b.sum);
+	compare_any(&b);
+	fpack_free(&b.p);
+	free(b.ref.v);
+	free(b.ref.lx);
+}
+
 /* What the format cannot hold is refused, as frun_push refuses it. */
 static void t_overflow(void **state)
 {
@@ -327,6 +390,7 @@ int main(void)
 		cmocka_unit_test(t_buckets),
 		cmocka_unit_test(t_one_bucket),
 		cmocka_unit_test(t_in_order),
+		cmocka_unit_test(t_strays),
 		cmocka_unit_test(t_overflow),
 	};
 
