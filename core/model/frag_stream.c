@@ -4,8 +4,8 @@
 #include "frag.h"
 #include "session.h"
 #include "bitmap_group.h"
+#include "fs_probe.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
@@ -47,7 +47,7 @@ errcode_t frag_stream_hist(struct session *s, dgrp_t first, dgrp_t last,
 	end = ext2fs_group_last_block2(fs, last) + 1;
 	/* readahead through a descriptor of its own (the same page cache):
 	 * a cold read of 16,384 bitmaps one after another waited on each */
-	rafd = s->device ? open(s->device, O_RDONLY | O_CLOEXEC) : -1;
+	rafd = fs_probe_readahead_fd(fs, s->device);
 	for (g = first; g <= last; g++) {
 		if (rafd >= 0 && ra_next <= last &&
 		    ra_next - g <= RA_BITMAPS / 2) {

@@ -3,6 +3,7 @@
  * (owner_scan.c), free and unowned space from the block bitmap.  Queries
  * are binary searches plus bitmap range searches. */
 #include "owner_int.h"
+#include "fs_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -264,8 +265,7 @@ errcode_t owner_idx_open(ext2_filsys fs, const char *device,
 	ext2fs_inode_scan_flags(idx->scan, EXT2_SF_SKIP_MISSING_ITABLE, 0);
 	/* readahead of the inode tables goes through a descriptor of our
 	 * own: the page cache is the same */
-	if (device)
-		idx->rafd = open(device, O_RDONLY | O_CLOEXEC);
+	idx->rafd = fs_probe_readahead_fd(fs, device);
 	*out = idx;
 	return 0;
 out:
@@ -528,10 +528,10 @@ static void readahead_dirs(struct session *s, const struct owner_index *idx)
 {
 	struct ra_ctx c = {.budget = 64ULL << 20};
 
-	if (!idx->complete || !s->device)
+	if (!idx->complete)
 		return;
 	c.blocksize = s->fs->blocksize;
-	c.fd = open(s->device, O_RDONLY | O_CLOEXEC);
+	c.fd = fs_probe_readahead_fd(s->fs, s->device);
 	if (c.fd < 0)
 		return;
 	fpack_each(&idx->files, ra_run, &c);

@@ -1,6 +1,7 @@
 /* owner_dirs.c - the directory blocks a probe scan walks, asked of the
  * kernel all at once before a walk of the tree names many owners. */
 #include "owner_int.h"
+#include "fs_probe.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@ void owner_dirs_begin(ext2_filsys fs, struct owner_index *idx)
 
 void owner_dirs_note(struct owner_index *idx, const struct orun *r)
 {
-	if (r->cls != OWN_DIR || idx->dirs_blocks + r->len > idx->dirs_max)
+	/* none gathered, or given up (short of memory) before */
+	if (!idx->dirs || r->cls != OWN_DIR ||
+	    idx->dirs_blocks + r->len > idx->dirs_max)
 		return;
 	/* advice only: short of memory, the walk reads as it goes */
 	if (orun_push(idx->dirs, r)) {
@@ -47,9 +50,9 @@ void owner_dirs_ask(ext2_filsys fs, const char *device,
 	size_t i, n;
 	int fd;
 
-	if (!idx->dirs || !idx->dirs->n || !device)
+	if (!idx->dirs || !idx->dirs->n)
 		return;
-	fd = open(device, O_RDONLY | O_CLOEXEC);
+	fd = fs_probe_readahead_fd(fs, device);
 	if (fd < 0)
 		return;
 	v = idx->dirs->v;

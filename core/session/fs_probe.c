@@ -4,6 +4,7 @@
 #include "fs_probe.h"
 
 #include <blkid.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +92,12 @@ int fs_probe_metadata_only(ext2_filsys fs)
 {
 	return fs && (fs->flags & EXT2_FLAG_IMAGE_FILE) &&
 	       fs->io == fs->image_io;
+}
+
+int fs_probe_readahead_fd(ext2_filsys fs, const char *device)
+{
+	if (!fs || !device ||
+	    (fs->flags & (EXT2_FLAG_IMAGE_FILE | EXT2_FLAG_DIRECT_IO)))
+		return -1;
+	return open(device, O_RDONLY | O_CLOEXEC);
 }

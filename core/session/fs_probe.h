@@ -28,4 +28,13 @@ char *fs_probe_journal_dev(ext2_filsys fs);
  */
 int fs_probe_metadata_only(ext2_filsys fs);
 
+/*
+ * A descriptor of device for readahead hints (posix_fadvise WILLNEED) of
+ * fs's blocks, or -1 when hints there would be wasted or wrong: no device,
+ * an e2image file (its blocks do not lie at block x blocksize, and the
+ * data may come from another source), direct I/O (libext2fs's reads skip
+ * the page cache the hints fill).  The caller closes it.
+ */
+int fs_probe_readahead_fd(ext2_filsys fs, const char *device);
+
 #endif
