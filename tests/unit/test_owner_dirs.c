@@ -41,7 +41,10 @@ static void t_gathers_dirs(void **state)
 	owner_dirs_note(&idx, &x);
 	assert_int_equal(idx.dirs->n, 1);
 	assert_int_equal(idx.dirs_blocks, 3);
-	/* past the budget (64 MiB of 4 KiB blocks): not gathered */
+	/* the budget: 16-256 MiB, a sixteenth of the memory between */
+	assert_true(idx.dirs_max >= (16u << 20) / 4096);
+	assert_true(idx.dirs_max <= (256u << 20) / 4096);
+	/* past the budget: not gathered */
 	d = run(5000, (uint32_t)idx.dirs_max, OWN_DIR);
 	owner_dirs_note(&idx, &d);
 	assert_int_equal(idx.dirs->n, 1);
