@@ -284,7 +284,11 @@ errcode_t owner_scan_begin(struct session *s)
 		return 0;
 	/* the bitmap read from the disk a group at a time where it can be;
 	 * one that fails there is loaded for its error */
-	if (!owner_bits_usable(s) || owner_bits_open(s->fs, !s->live, &bits)) {
+	/* the groups' summaries only where the bitmaps cannot change under
+	 * later reads: not mounted (a live view or not) */
+	if (!owner_bits_usable(s) ||
+	    owner_bits_open(s->fs, !s->live &&
+			    !(s->mount_flags & EXT2_MF_MOUNTED), &bits)) {
 		bits = NULL;
 		err = session_need(s, NEED_BLOCK_BITMAP);
 		if (err)

@@ -365,6 +365,15 @@ static int nearly_sorted(struct frun *v, size_t n)
 	return 0;
 }
 
+void frun_order(struct frun_vec *vec)
+{
+	if (!vec->n)
+		return;
+	if (vec->n < 64 || nearly_sorted(vec->v, vec->n))
+		full_sort(vec->v, vec->n);
+	frun_lblk_sort(vec);
+}
+
 void frun_sort(struct frun_vec *vec)
 {
 	blk64_t end;

@@ -140,6 +140,10 @@ errcode_t frun_push(struct frun_vec *vec, const struct orun *r);
 /* Sorts in place (no second copy) by (start, ino, class, len, lblk), drops
  * exact duplicates as orun_sort does and gives memory back. */
 void frun_sort(struct frun_vec *vec);
+/* frun_sort's order, no duplicate dropped (for a merge that drops them as
+ * a sort of everything merged would: two shared-xattr runs of one block
+ * apart in that order are both kept, beside each other here they are not) */
+void frun_order(struct frun_vec *vec);
 /* Index of the first run of v (sorted) over pos when one is (every run
  * before it ends at pos or before), else of the first run after pos. */
 size_t frun_find(const struct frun_vec *v, blk64_t pos);

@@ -622,8 +622,8 @@ static int run_dup(const struct orun *p, const struct orun *c)
 
 /*
  * A bucket whose blocks are in order and whose strays are few: the strays
- * sorted (frun_sort, their own duplicates dropped) and merged with the
- * blocks' runs, a duplicate across the two dropped as frun_sort drops it,
+ * put in frun_sort's order (duplicates kept: frun_order) and merged with the
+ * blocks' runs, a duplicate of the last run kept dropped as frun_sort drops it,
  * so that the output is what sorting the whole bucket gives, without its
  * runs unpacked into 12-byte ones.
  */
@@ -636,7 +636,7 @@ static errcode_t merge_bucket(struct fout *o, struct fbucket *b)
 	int hm, ht, kept = 0;
 	errcode_t err = 0;
 
-	frun_sort(sv);
+	frun_order(sv);
 	hm = bucket_next(&mi, &m);
 	ht = si < sv->n;
 	if (ht)

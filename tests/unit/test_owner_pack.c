@@ -384,6 +384,34 @@ static void t_overflow(void **state)
 	fpack_free(&p);
 }
 
+/* Strays that are shared-xattr runs of one block, one of them apart from
+ * the others in the sorted order (a file's run of the same start between
+ * them): the merge keeps what sorting the whole bucket keeps (it dropped
+ * the xattr claim the stray-only sort saw beside another). */
+static void t_xattr_strays(void **state)
+{
+	struct both b;
+	blk64_t span, base;
+	int i;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	fpack_init(&b.p, TIB20, FPACK_BUCKETS);
+	span = (blk64_t)1 << b.p.shift;
+	base = 3 * span;
+	for (i = 0; i < 100; i++)
+		put(&b, base + 100 + 10 * (blk64_t)i, 2, 1000 + (uint32_t)i, 0,
+		    OWN_FILE);
+	put(&b, base + 100, 1, 1005, 0, OWN_XATTR);
+	put(&b, base + 100, 1, 900, 0, OWN_XATTR);
+	put(&b, base + 100, 1, 1500, 0, OWN_XATTR);
+	assert_true(b.p.b[3].stray.n == 3 && !b.p.b[3].mixed);
+	compare_any(&b);
+	fpack_free(&b.p);
+	free(b.ref.v);
+	free(b.ref.lx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +419,7 @@ int main(void)
 		cmocka_unit_test(t_one_bucket),
 		cmocka_unit_test(t_in_order),
 		cmocka_unit_test(t_strays),
+		cmocka_unit_test(t_xattr_strays),
 		cmocka_unit_test(t_overflow),
 	};
 
