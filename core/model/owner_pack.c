@@ -891,3 +891,15 @@ void fpack_at(struct fpack_it *it, blk64_t pos)
 	while (it->ok && orun_end(&it->r) <= pos)
 		fpack_next(it);
 }
+
+void fpack_seek(struct fpack_it *it, blk64_t pos)
+{
+	/* a run after it ending past pos lies in its block: a few steps */
+	if (it->ok && it->v->seg[it->s].blk[it->b].maxend > pos) {
+		while (it->ok && orun_end(&it->r) <= pos)
+			fpack_next(it);
+		return;
+	}
+	if (it->ok)
+		fpack_at(it, pos);
+}
