@@ -165,7 +165,7 @@ void orun_to_run(ext2_filsys fs, const struct orun *r, blk64_t a, blk64_t b,
 		 struct owner_run *out);
 
 /*
- * The scan's file runs, packed (owner_pack.c).  While the scan pushes
+ * The scan's file runs, packed (owner_pack*.c).  While the scan pushes
  * them: blocks of at most FPACK_BLK delta-coded runs in pages, one list a
  * bucket of 2^shift blocks, in the order pushed (a few below the bucket's
  * last kept aside, with several buckets), each block with its first run's

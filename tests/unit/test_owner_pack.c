@@ -1,4 +1,4 @@
-/* test_owner_pack.c - the packed file runs (owner_pack.c) against the
+/* test_owner_pack.c - the packed file runs (owner_pack*.c) against the
  * 12-byte reference (frun_push, frun_sort, frun_find, frun_unpack) on the
  * runs of a 20 TiB filesystem: a file in every group, block numbers past
  * 2^32, runs longer than FRUN_MAX_LEN, logical blocks of every size,
