@@ -1,5 +1,6 @@
-/* owner_pack_iter.c - the sorted packed file runs searched (fpack_at),
- * walked (fpack_next) and counted for the map's cells (fpack_count). */
+/* owner_pack_iter.c - the sorted packed file runs searched (fpack_at,
+ * fpack_seek), walked (fpack_next) and counted for the map's cells
+ * (fpack_count). */
 #include "owner_pack_int.h"
 
 /* Positions it at the first run of segment s's block b. */
