@@ -242,9 +242,9 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 	}
 }
 
-/* owner_for_range over idx (its file runs only once it is complete). */
-/* idx_for_range; from, when given: the runs of idx->files positioned
- * (fpack_at) at first, a cluster's first block. */
+/* idx_for_range; from, when given: the runs of idx->files positioned (as
+ * fpack_at) at first, used when first starts its cluster (else the runs
+ * are searched from the cluster's start). */
 static errcode_t range_from(ext2_filsys fs, struct owner_index *idx,
 			    blk64_t first, blk64_t count,
 			    int (*fn)(const struct owner_run *run, void *arg),
@@ -317,6 +317,7 @@ static errcode_t range_from(ext2_filsys fs, struct owner_index *idx,
 	return 0;
 }
 
+/* owner_for_range over idx (its file runs only once it is complete). */
 static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 			       blk64_t first, blk64_t count,
 			       int (*fn)(const struct owner_run *run,
