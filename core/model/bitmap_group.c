@@ -2,6 +2,7 @@
  * whole bitmap would leave it (see bitmap_group.h). */
 #include "bitmap_group.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 
@@ -71,6 +72,23 @@ static blk64_t read_loc(ext2_filsys fs, dgrp_t g, int guess)
 	return blk;
 }
 
+/* May um hold a mark in the clusters [first, first + count)?  0 only when
+ * a search says none (most groups: one search, not a copy of the range). */
+static int marks_in(ext2_filsys fs, ext2fs_block_bitmap um, blk64_t first,
+		    blk64_t count)
+{
+	blk64_t end = ext2fs_get_block_bitmap_end2(um), hit;
+
+	if (first > end)
+		return 0;
+	if (first + count - 1 < end)
+		end = first + count - 1;
+	/* the search takes blocks, the range cluster positions */
+	return ext2fs_find_first_set_block_bitmap2(um, EXT2FS_C2B(fs, first),
+						   EXT2FS_C2B(fs, end),
+						   &hit) != ENOENT;
+}
+
 static errcode_t group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 			    unsigned char *buf, unsigned char *tmp, int verify)
 {
@@ -92,7 +110,7 @@ static errcode_t group_read(ext2_filsys fs, dgrp_t g, ext2fs_block_bitmap um,
 		    !ext2fs_block_bitmap_csum_verify(fs, g, (char *)buf, n))
 			return EXT2_ET_BLOCK_BITMAP_CSUM_INVALID;
 	}
-	if (!um)
+	if (!um || !marks_in(fs, um, first, n * 8))
 		return 0;
 	/* an empty rbtree answers a range without writing it */
 	memset(tmp, 0, n);

@@ -289,6 +289,10 @@ errcode_t fpack_each(const struct fpack *v,
  * before it ends at pos or before), else at the first run after pos, as
  * frun_find; !it->ok when there is none. */
 void fpack_at(struct fpack_it *it, blk64_t pos);
+/* fpack_at for a pos at or after the one it was positioned for (by
+ * fpack_at or fpack_seek): a few steps on when the answer is in its block,
+ * else the search. */
+void fpack_seek(struct fpack_it *it, blk64_t pos);
 void fpack_next(struct fpack_it *it);
 /* A gap between runs, [a, b), for fpack_count's caller to count. */
 typedef errcode_t (*fpack_gap_fn)(void *arg, blk64_t a, blk64_t b,
@@ -515,6 +519,11 @@ errcode_t owner_idx_step(ext2_filsys fs, struct owner_index *idx,
 /* owner_lookup on an index (complete or not). */
 errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 			   blk64_t blk, struct owner_run *run);
+/* owner_idx_lookup of blks[0..n) into runs[0..n): a block at or after the
+ * one before it starts its search where that one's ended. */
+errcode_t owner_idx_lookup_many(ext2_filsys fs, struct owner_index *idx,
+				const blk64_t *blks, size_t n,
+				struct owner_run *runs);
 
 /*
  * owner_class_counts from the index without a run answer for each piece

@@ -1,5 +1,6 @@
-/* owner_pack_iter.c - the sorted packed file runs searched (fpack_at),
- * walked (fpack_next) and counted for the map's cells (fpack_count). */
+/* owner_pack_iter.c - the sorted packed file runs searched (fpack_at,
+ * fpack_seek), walked (fpack_next) and counted for the map's cells
+ * (fpack_count). */
 #include "owner_pack_int.h"
 
 /* Positions it at the first run of segment s's block b. */
@@ -131,4 +132,16 @@ void fpack_at(struct fpack_it *it, blk64_t pos)
 	at_block(it, slo, lo);
 	while (it->ok && orun_end(&it->r) <= pos)
 		fpack_next(it);
+}
+
+void fpack_seek(struct fpack_it *it, blk64_t pos)
+{
+	/* a run after it ending past pos lies in its block: a few steps */
+	if (it->ok && it->v->seg[it->s].blk[it->b].maxend > pos) {
+		while (it->ok && orun_end(&it->r) <= pos)
+			fpack_next(it);
+		return;
+	}
+	if (it->ok)
+		fpack_at(it, pos);
 }

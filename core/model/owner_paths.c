@@ -28,6 +28,8 @@ struct wanted {
 
 struct pathfind {
 	ext2_filsys fs;
+	unsigned blocksize;		/* fs's, and its inode count: */
+	ext2_ino_t inodes;		/* tested for every entry */
 	const struct wanted *want;	/* sorted by inode */
 	ext2_ino_t *parent;
 	char **paths;			/* NULL: parents only */
@@ -285,24 +287,15 @@ static int pf_push(struct pathfind *pf, ext2_ino_t ino,
 	return 1;
 }
 
-static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
-		    int offset, int blocksize, char *buf, void *priv)
+/* An entry pf_entry keeps looking at: a wanted inode's name or a
+ * directory to descend into (apart, so that the common entry, neither,
+ * costs pf_entry no stack frame of an inode). */
+static __attribute__((noinline)) int
+pf_use(struct pathfind *pf, ext2_ino_t dir, struct ext2_dir_entry *d,
+       int offset, char *buf, int ft)
 {
-	struct pathfind *pf = priv;
-	int len = ext2fs_dirent_name_len(d), ft = ext2fs_dirent_file_type(d);
 	struct ext2_inode inode;
 
-	(void)entry;
-	/* every entry of a block is seen (DIRENT_FLAG_INCLUDE_EMPTY): the
-	 * one at offset 0 starts a block; inline data is not a block */
-	if (!offset && blocksize == (int)pf->fs->blocksize)
-		pf->checked = pf->bad = 0;
-	else if (blocksize != (int)pf->fs->blocksize)
-		pf->checked = 1, pf->bad = 0;
-	if (!d->inode || d->inode > pf->fs->super->s_inodes_count ||
-	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
-					       d->name[1] == '.'))))
-		return 0;
 	if (bit_test(pf->wanted, d->inode)) {
 		if (!entry_usable(pf, dir, buf, offset))
 			return 0;
@@ -329,6 +322,30 @@ static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
 		return DIRENT_ABORT;
 	}
 	return 0;
+}
+
+static int pf_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *d,
+		    int offset, int blocksize, char *buf, void *priv)
+{
+	struct pathfind *pf = priv;
+	int len = ext2fs_dirent_name_len(d), ft = ext2fs_dirent_file_type(d);
+
+	(void)entry;
+	/* every entry of a block is seen (DIRENT_FLAG_INCLUDE_EMPTY): the
+	 * one at offset 0 starts a block; inline data is not a block */
+	if (blocksize != (int)pf->blocksize)
+		pf->checked = 1, pf->bad = 0;
+	else if (!offset)
+		pf->checked = pf->bad = 0;
+	if (!d->inode || d->inode > pf->inodes ||
+	    (d->name[0] == '.' && (len == 1 || (len == 2 &&
+					       d->name[1] == '.'))))
+		return 0;
+	/* most entries: a file not asked for */
+	if (ft != EXT2_FT_DIR && ft != EXT2_FT_UNKNOWN &&
+	    !bit_test(pf->wanted, d->inode))
+		return 0;
+	return pf_use(pf, dir, d, offset, buf, ft);
 }
 
 /* Sorts w[0..n) (in k order) by inode, keeping k order among equals: four
@@ -412,7 +429,9 @@ static errcode_t find_int(ext2_filsys fs, const ext2_ino_t *want,
 			  ext2_ino_t *parent, char **paths, size_t n,
 			  char **arena)
 {
-	struct pathfind pf = {.fs = fs, .parent = parent, .paths = paths};
+	struct pathfind pf = {.fs = fs, .parent = parent, .paths = paths,
+			      .blocksize = fs->blocksize,
+			      .inodes = fs->super->s_inodes_count};
 	struct wanted *w = NULL;
 	struct pnode *root;
 	errcode_t err;

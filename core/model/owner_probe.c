@@ -313,8 +313,10 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 		if (blks[i] >= ext2fs_blocks_count(s->fs->super))
 			return EXT2_ET_BAD_BLOCK_NUM;
 	if (owner_index_complete(s)) {
-		for (i = 0, err = 0; i < n && !err; i++)
-			err = owner_lookup(s, blks[i], &runs[i]);
+		err = owner_scan_begin(s);
+		if (!err)
+			err = owner_idx_lookup_many(s->fs, s->owners, blks, n,
+						    runs);
 		if (!err && claims)
 			err = owner_idx_claims(s->fs, s->owners, blks, n,
 					       claims, nclaims);
@@ -361,8 +363,8 @@ static errcode_t lookup(struct session *s, const blk64_t *blks, size_t n,
 		owner_dirs_begin(s->fs, idx);
 	while (!err && !done)
 		err = owner_idx_step(s->fs, idx, 65536, &done);
-	for (i = 0; !err && i < n; i++)
-		err = owner_idx_lookup(s->fs, idx, blks[i], &runs[i]);
+	if (!err)
+		err = owner_idx_lookup_many(s->fs, idx, blks, n, runs);
 	if (!err && claims)
 		err = owner_idx_claims(s->fs, idx, blks, n, claims, nclaims);
 	if (!err && walk_names(s->fs, runs, n))

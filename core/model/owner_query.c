@@ -242,12 +242,13 @@ static void emit_gap(struct emitter *e, blk64_t a, blk64_t b,
 	}
 }
 
-/* owner_for_range over idx (its file runs only once it is complete). */
-static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
-			       blk64_t first, blk64_t count,
-			       int (*fn)(const struct owner_run *run,
-					 void *arg),
-			       void *arg)
+/* idx_for_range; from, when given: the runs of idx->files positioned (as
+ * fpack_at) at first, used when first starts its cluster (else the runs
+ * are searched from the cluster's start). */
+static errcode_t range_from(ext2_filsys fs, struct owner_index *idx,
+			    blk64_t first, blk64_t count,
+			    int (*fn)(const struct owner_run *run, void *arg),
+			    void *arg, const struct fpack_it *from)
 {
 	struct emitter e = {0};
 	const struct orun_vec *mv;
@@ -273,13 +274,15 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 	/* With bigalloc, start at the cluster so that its slack is known. */
 	pos -= pos % EXT2FS_CLUSTER_RATIO(fs);
 	mv = &idx->meta;
-	if (idx->complete) {
+	if (from && pos == first) {
+		j = *from;
+	} else if (idx->complete) {
 		err = owner_files(idx, &j.v);
 		if (err)
 			return err;
+		fpack_at(&j, pos);
 	}
 	i = orun_find(mv, pos);
-	fpack_at(&j, pos);
 	while (pos < end && !e.stop) {
 		while (i < mv->n && orun_end(&mv->v[i]) <= pos)
 			i++;
@@ -314,6 +317,16 @@ static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
 	return 0;
 }
 
+/* owner_for_range over idx (its file runs only once it is complete). */
+static errcode_t idx_for_range(ext2_filsys fs, struct owner_index *idx,
+			       blk64_t first, blk64_t count,
+			       int (*fn)(const struct owner_run *run,
+					 void *arg),
+			       void *arg)
+{
+	return range_from(fs, idx, first, count, fn, arg, NULL);
+}
+
 errcode_t owner_for_range(struct session *s, blk64_t first, blk64_t count,
 			  int (*fn)(const struct owner_run *run, void *arg),
 			  void *arg)
@@ -331,11 +344,22 @@ static int lookup_one(const struct owner_run *run, void *arg)
 	return 1;
 }
 
-errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
-			   blk64_t blk, struct owner_run *run)
-{
-	struct emitter e = {.fs = fs, .fn = lookup_one, .arg = run};
+/* Where a lookup's runs iterator stands: at, once positioned (by fpack_at
+ * or fpack_seek) for block pos. */
+struct lookup_it {
 	struct fpack_it it;
+	int at;
+	blk64_t pos;
+};
+
+/* owner_idx_lookup with li: moved on from where it stands when that is
+ * at or before blk, else searched afresh. */
+static errcode_t lookup_at(ext2_filsys fs, struct owner_index *idx,
+			   blk64_t blk, struct owner_run *run,
+			   struct lookup_it *li)
+{
+	struct fpack_it *it = &li->it;
+	struct emitter e = {.fs = fs, .fn = lookup_one, .arg = run};
 	errcode_t err;
 	size_t k;
 
@@ -349,21 +373,50 @@ errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
 		return 0;
 	}
 	if (idx->complete) {
-		err = owner_files(idx, &it.v);
-		if (err)
-			return err;
-		fpack_at(&it, blk);
-		if (it.ok && orun_start(&it.r) <= blk) {
-			emit_orun(&e, &it.r, orun_start(&it.r),
-				  orun_end(&it.r));
+		if (li->at && li->pos <= blk) {
+			fpack_seek(it, blk);
+		} else {
+			err = owner_files(idx, &it->v);
+			if (err)
+				return err;
+			fpack_at(it, blk);
+		}
+		li->at = 1;
+		li->pos = blk;
+		if (it->ok && orun_start(&it->r) <= blk) {
+			emit_orun(&e, &it->r, orun_start(&it->r),
+				  orun_end(&it->r));
 			return 0;
 		}
 	}
 	memset(run, 0, sizeof(*run));
 	/* To the end of its cluster, so that bigalloc slack finds its
-	 * owner; the first run reported starts at blk. */
-	return idx_for_range(fs, idx, blk, EXT2FS_CLUSTER_RATIO(fs) -
-			     blk % EXT2FS_CLUSTER_RATIO(fs), lookup_one, run);
+	 * owner; the first run reported starts at blk (the runs' iterator,
+	 * at blk, serves when blk starts its cluster). */
+	return range_from(fs, idx, blk, EXT2FS_CLUSTER_RATIO(fs) -
+			  blk % EXT2FS_CLUSTER_RATIO(fs), lookup_one, run,
+			  idx->complete ? it : NULL);
+}
+
+errcode_t owner_idx_lookup(ext2_filsys fs, struct owner_index *idx,
+			   blk64_t blk, struct owner_run *run)
+{
+	struct lookup_it li = {.at = 0};
+
+	return lookup_at(fs, idx, blk, run, &li);
+}
+
+errcode_t owner_idx_lookup_many(ext2_filsys fs, struct owner_index *idx,
+				const blk64_t *blks, size_t n,
+				struct owner_run *runs)
+{
+	struct lookup_it li = {.at = 0};
+	errcode_t err = 0;
+	size_t i;
+
+	for (i = 0; i < n && !err; i++)
+		err = lookup_at(fs, idx, blks[i], &runs[i], &li);
+	return err;
 }
 
 errcode_t owner_lookup(struct session *s, blk64_t blk, struct owner_run *run)

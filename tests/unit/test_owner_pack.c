@@ -5,7 +5,7 @@
  * cross-links, shared and duplicated runs, pushes out of order, runs added
  * after the sort; with the buckets by range and with one; runs pushed in
  * order, the buckets the sort takes as they are; runs in order but a few,
- * those merged in. */
+ * those merged in; fpack_seek on ascending positions as fpack_at. */
 #include "testlib.h"
 #include "owner_int.h"
 
@@ -121,6 +121,53 @@ static void same_run(const struct orun *a, const struct orun *b, size_t i)
 			 b->len, b->ino, b->cls, b->lblk);
 }
 
+/* fpack_seek on ascending positions (steps inside a run, to the next
+ * runs, jumps over many, repeats) finds what frun_find does, as fpack_at. */
+static void seek_compare(struct both *b)
+{
+	struct fpack_it it = {.v = &b->p};
+	struct orun r;
+	size_t k, n = b->ref.n;
+	blk64_t pos = 0, step;
+	int j, at = 0;
+
+	for (j = 0; j < 60000 && pos < TIB20 + 10; j++) {
+		switch (rnd() % 4) {
+		case 0:
+			step = 0;
+			break;
+		case 1:
+			step = 1 + rnd() % 8;
+			break;
+		case 2:
+			step = rnd() % 70000;
+			break;
+		default:
+			step = rnd() % (TIB20 / 4000);
+		}
+		pos += step;
+		k = frun_find(&b->ref, pos);
+		if (at)
+			fpack_seek(&it, pos);
+		else
+			fpack_at(&it, pos);
+		at = 1;
+		if (k == n) {
+			if (it.ok)
+				fail_msg("seek to %llu: a run where the "
+					 "reference has none",
+					 (unsigned long long)pos);
+			continue;
+		}
+		if (!it.ok)
+			fail_msg("seek to %llu: no run where the reference "
+				 "has %zu", (unsigned long long)pos, k);
+		frun_unpack(&b->ref, &b->ref.v[k], &r);
+		same_run(&it.r, &r, k);
+	}
+	assert_true(j > 1000);
+}
+
 /* The packed index, sorted, holds the reference's runs in its order, and
  * fpack_at finds what frun_find does. */
 static void compare(struct both *b)
@@ -165,6 +212,7 @@ static void compare(struct both *b)
 		frun_unpack(&b->ref, &b->ref.v[k], &r);
 		same_run(&it.r, &r, k);
 	}
+	seek_compare(b);
 }
 
 static void run_case(int nbuckets)
