@@ -15,7 +15,7 @@
  */
 struct fs_ra {
 	int fd;			/* the device for hints, or -1 */
-	int own;		/* fd opened by fs_ra_open: fs_ra_close closes */
+	int own;		/* opened by fs_ra_open: fs_ra_close closes it */
 	unsigned blocksize;
 	blk64_t start, end;	/* the stretch being gathered, [start, end) */
 	unsigned long hints;	/* hints sent so far */
