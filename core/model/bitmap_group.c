@@ -3,7 +3,6 @@
 #include "bitmap_group.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 
 int bitmap_group_usable(ext2_filsys fs)
@@ -144,31 +143,26 @@ errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
 	return group_read(fs, g, um, buf, tmp, 0);
 }
 
-void bitmap_group_readahead(ext2_filsys fs, int fd, dgrp_t first,
+void bitmap_group_readahead(ext2_filsys fs, struct fs_ra *ra, dgrp_t first,
 			    dgrp_t last)
 {
-	blk64_t start = 0, len = 0, blk;
+	blk64_t blk, tail = 0;
 	dgrp_t g;
 
-	if (fd < 0 || fs->blocksize != bitmap_group_bytes(fs))
+	if (ra->fd < 0 || fs->blocksize != bitmap_group_bytes(fs))
 		return;		/* a bitmap smaller than a block: one read */
-	for (g = first; g <= last && g < fs->group_desc_count; g++) {
+	if (last >= fs->group_desc_count)
+		last = fs->group_desc_count - 1;
+	/* the batch's last bitmap read: cached, the batch is taken as warm
+	 * (one call for it rather than one a stretch) */
+	for (g = last + 1; g > first && !tail; g--)
+		tail = read_loc(fs, g - 1, 1);
+	if (!tail || fs_ra_cached(ra, tail))
+		return;
+	for (g = first; g <= last; g++) {
 		blk = read_loc(fs, g, 1);
-		if (!blk)
-			continue;
-		if (len && blk == start + len) {
-			len++;
-			continue;
-		}
-		if (len)
-			posix_fadvise(fd, (off_t)(start * fs->blocksize),
-				      (off_t)(len * fs->blocksize),
-				      POSIX_FADV_WILLNEED);
-		start = blk;
-		len = 1;
+		if (blk)
+			fs_ra_add(ra, blk, 1);
 	}
-	if (len)
-		posix_fadvise(fd, (off_t)(start * fs->blocksize),
-			      (off_t)(len * fs->blocksize),
-			      POSIX_FADV_WILLNEED);
+	fs_ra_flush(ra);
 }

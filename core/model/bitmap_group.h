@@ -6,6 +6,8 @@
 
 #include <ext2fs/ext2fs.h>
 
+#include "fs_readahead.h"
+
 /* Can fs's block bitmap be read group by group (not an e2image file, whole
  * bytes of clusters in a group)?  0: load the whole bitmap instead. */
 int bitmap_group_usable(ext2_filsys fs);
@@ -42,12 +44,13 @@ errcode_t bitmap_group_reread(ext2_filsys fs, dgrp_t g,
 
 /*
  * Asks the kernel to start reading the block bitmaps of groups
- * [first, last] that bitmap_group_read would read, through fd (the device
- * opened for it; < 0: nothing asked), runs of adjacent ones (flex_bg packs
- * them) in one call each: a scan of every group then overlaps the reads
- * with its work instead of waiting on each bitmap in turn.
+ * [first, last] that bitmap_group_read would read, through ra (the device
+ * opened for it; no descriptor: nothing asked), runs of adjacent ones
+ * (flex_bg packs them) in one call each: a scan of every group then
+ * overlaps the reads with its work instead of waiting on each bitmap in
+ * turn.  Nothing is asked when the last of them is in the page cache.
  */
-void bitmap_group_readahead(ext2_filsys fs, int fd, dgrp_t first,
+void bitmap_group_readahead(ext2_filsys fs, struct fs_ra *ra, dgrp_t first,
 			    dgrp_t last);
 
 #endif

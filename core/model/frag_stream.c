@@ -4,10 +4,9 @@
 #include "frag.h"
 #include "session.h"
 #include "bitmap_group.h"
-#include "fs_probe.h"
+#include "fs_readahead.h"
 
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 /* Groups whose bitmaps are asked for ahead of the one read (1 MiB of
@@ -33,7 +32,7 @@ errcode_t frag_stream_hist(struct session *s, dgrp_t first, dgrp_t last,
 	blk64_t run = 0, b, gfirst, gend, end;
 	errcode_t err;
 	dgrp_t g, ra_next = first;
-	int rafd = -1;
+	struct fs_ra ra = {.fd = -1};
 
 	memset(h, 0, sizeof(*h));
 	err = bitmap_group_uninit_marks(fs, &um);
@@ -47,14 +46,14 @@ errcode_t frag_stream_hist(struct session *s, dgrp_t first, dgrp_t last,
 	end = ext2fs_group_last_block2(fs, last) + 1;
 	/* readahead through a descriptor of its own (the same page cache):
 	 * a cold read of 16,384 bitmaps one after another waited on each */
-	rafd = fs_probe_readahead_fd(fs, s->device);
+	fs_ra_open(&ra, fs, s->device);
 	for (g = first; g <= last; g++) {
-		if (rafd >= 0 && ra_next <= last &&
+		if (ra.fd >= 0 && ra_next <= last &&
 		    ra_next - g <= RA_BITMAPS / 2) {
 			dgrp_t stop = last - ra_next < RA_BITMAPS ? last :
 				      ra_next + RA_BITMAPS - 1;
 
-			bitmap_group_readahead(fs, rafd, ra_next, stop);
+			bitmap_group_readahead(fs, &ra, ra_next, stop);
 			ra_next = stop + 1;
 		}
 		err = bitmap_group_read(fs, g, um, buf, tmp);
@@ -98,8 +97,7 @@ errcode_t frag_stream_hist(struct session *s, dgrp_t first, dgrp_t last,
 		frag_hist_add(h, run);
 	err = 0;
 out:
-	if (rafd >= 0)
-		close(rafd);
+	fs_ra_close(&ra);
 	free(buf);
 	free(tmp);
 	if (um)

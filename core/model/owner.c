@@ -504,42 +504,11 @@ errcode_t owner_class_counts_row(struct session *s, blk64_t first,
 	return 0;
 }
 
-/* Asks for the directory blocks idx knows (up to 64 MiB). */
-struct ra_ctx {
-	int fd;
-	unsigned blocksize;
-	unsigned long long budget;
-};
-
-/* Asks for one directory run's blocks while the budget lasts. */
-static int ra_run(const struct orun *r, void *arg)
-{
-	struct ra_ctx *c = arg;
-	unsigned long long len;
-
-	if (r->cls != OWN_DIR)
-		return 0;
-	len = (unsigned long long)r->len * c->blocksize;
-	if (len > c->budget)
-		len = c->budget;
-	c->budget -= len;
-	posix_fadvise(c->fd, (off_t)(orun_start(r) * c->blocksize), len,
-		      POSIX_FADV_WILLNEED);
-	return !c->budget;
-}
-
+/* Asks for the directory blocks idx knows (up to 64 MiB, owner_dirs.c). */
 static void readahead_dirs(struct session *s, const struct owner_index *idx)
 {
-	struct ra_ctx c = {.budget = 64ULL << 20};
-
-	if (!idx->complete)
-		return;
-	c.blocksize = s->fs->blocksize;
-	c.fd = fs_probe_readahead_fd(s->fs, s->device);
-	if (c.fd < 0)
-		return;
-	fpack_each(&idx->files, ra_run, &c);
-	close(c.fd);
+	if (idx->complete)
+		owner_dirs_ask_files(s->fs, s->device, idx);
 }
 
 void owner_readahead_dirs(struct session *s)

@@ -1,9 +1,9 @@
-/* owner_dirs.c - the directory blocks a probe scan walks, asked of the
- * kernel all at once before a walk of the tree names many owners. */
+/* owner_dirs.c - directory blocks asked of the kernel all at once: those a
+ * probe scan walks, before a walk of the tree names many owners, and those
+ * of a complete scan, before frag names the worst files. */
 #include "owner_int.h"
-#include "fs_probe.h"
+#include "fs_readahead.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -13,6 +13,8 @@
  * which the page cache must hold them in until the walk reads them. */
 #define DIRS_BUDGET_MAX (256ULL << 20)
 #define DIRS_BUDGET_MIN (16ULL << 20)
+/* Bytes of directories a complete scan's runs are asked for at most. */
+#define FILES_BUDGET (64ULL << 20)
 
 static unsigned long long dirs_budget(void)
 {
@@ -56,36 +58,36 @@ static int start_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One hint for each stretch of touching runs, in block order: the kernel
+/*
+ * One hint for each stretch of touching runs, in block order: the kernel
  * reads them in parallel, where the walk would wait for each directory
- * block in its turn (a cold cache read every directory one by one). */
+ * block in its turn (a cold cache read every directory one by one).  None
+ * when the last run's last block and the middle run's first are both in
+ * the page cache: the walk reads the runs in tree order, not block order,
+ * so one sample at the end says less than it does for the bitmaps.
+ */
 void owner_dirs_ask(ext2_filsys fs, const char *device,
 		    struct owner_index *idx)
 {
+	struct fs_ra ra;
 	struct orun *v;
-	blk64_t a, b;
 	size_t i, n;
-	int fd;
 
 	if (!idx->dirs || !idx->dirs->n)
 		return;
-	fd = fs_probe_readahead_fd(fs, device);
-	if (fd < 0)
+	fs_ra_open(&ra, fs, device);
+	if (ra.fd < 0)
 		return;
 	v = idx->dirs->v;
 	n = idx->dirs->n;
 	qsort(v, n, sizeof(*v), start_cmp);
-	for (i = 0; i < n;) {
-		a = orun_start(&v[i]);
-		b = orun_end(&v[i]);
-		for (i++; i < n && orun_start(&v[i]) <= b; i++)
-			if (orun_end(&v[i]) > b)
-				b = orun_end(&v[i]);
-		posix_fadvise(fd, (off_t)(a * fs->blocksize),
-			      (off_t)((b - a) * fs->blocksize),
-			      POSIX_FADV_WILLNEED);
-	}
-	close(fd);
+	if (fs_ra_cached(&ra, orun_end(&v[n - 1]) - 1) &&
+	    fs_ra_cached(&ra, orun_start(&v[n / 2])))
+		goto out;
+	for (i = 0; i < n; i++)
+		fs_ra_add(&ra, orun_start(&v[i]), v[i].len);
+out:
+	fs_ra_close(&ra);
 }
 
 void owner_dirs_free(struct owner_index *idx)
@@ -94,4 +96,55 @@ void owner_dirs_free(struct owner_index *idx)
 		free(idx->dirs->v);
 	free(idx->dirs);
 	idx->dirs = NULL;
+}
+
+/* The directory runs of a complete scan gathered, while the budget lasts
+ * (the last one cut to it). */
+struct files_ctx {
+	struct orun_vec v;
+	blk64_t left;		/* blocks of budget left */
+	int short_mem;
+};
+
+static int gather_dir(const struct orun *r, void *arg)
+{
+	struct files_ctx *c = arg;
+	struct orun d;
+
+	if (r->cls != OWN_DIR)
+		return 0;
+	d = *r;
+	if (d.len > c->left)
+		d.len = (uint32_t)c->left;
+	if (orun_push(&c->v, &d)) {
+		c->short_mem = 1;
+		return 1;
+	}
+	c->left -= d.len;
+	return !c->left;
+}
+
+void owner_dirs_ask_files(ext2_filsys fs, const char *device,
+			  const struct owner_index *idx)
+{
+	struct files_ctx c = {.left = FILES_BUDGET / fs->blocksize};
+	struct fs_ra ra;
+	const struct orun *v;
+	size_t i, n;
+
+	fs_ra_open(&ra, fs, device);
+	if (ra.fd < 0)
+		return;
+	fpack_each(&idx->files, gather_dir, &c);
+	v = c.v.v;
+	n = c.v.n;
+	/* short of memory: what was gathered, unsampled (advice only) */
+	if (!n || (!c.short_mem && fs_ra_cached(&ra, orun_end(&v[n - 1]) - 1) &&
+		   fs_ra_cached(&ra, orun_start(&v[n / 2]))))
+		goto out;
+	for (i = 0; i < n; i++)
+		fs_ra_add(&ra, orun_start(&v[i]), v[i].len);
+out:
+	fs_ra_close(&ra);
+	free(c.v.v);
 }

@@ -3,10 +3,7 @@
  * bitmaps (read ahead when cold). */
 #include "session.h"
 #include "gdt_loc.h"
-
-#include <fcntl.h>
-#include <sys/uio.h>
-#include <unistd.h>
+#include "fs_readahead.h"
 
 /* Reads every descriptor block into fs->group_desc, as ext2fs_open would
  * have, contiguous blocks in one read. */
@@ -54,56 +51,46 @@ out:
 
 /*
  * Before libext2fs reads one bitmap block per initialised group (8,192
- * scattered blocks on 16 TiB): when a sample block is not in the page
- * cache, ask the kernel for all of them at once, so that a cold read
- * proceeds in parallel rather than one seek at a time.
+ * scattered blocks on 16 TiB): when the last initialised group's bitmap is
+ * not in the page cache, ask the kernel for all of them at once, so that a
+ * cold read proceeds in parallel rather than one seek at a time (warm, the
+ * test is the one call made).
  */
 static void bitmap_readahead(struct session *s, int inode_bitmaps)
 {
 	ext2_filsys fs = s->fs;
-	blk64_t blk, start = 0, len = 0;
-	int csum = ext2fs_has_group_desc_csum(fs), fd;
+	int csum = ext2fs_has_group_desc_csum(fs);
 	__u16 uninit = inode_bitmaps ? EXT2_BG_INODE_UNINIT :
 				       EXT2_BG_BLOCK_UNINIT;
+	struct fs_ra ra;
+	blk64_t blk;
 	dgrp_t g, probe;
-	char sample[1];
-	struct iovec iov = {sample, sizeof(sample)};
 
-	if (!s->device || fs->group_desc_count < 64)
+	if (fs->group_desc_count < 64)
 		return;
-	fd = open(s->device, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fs_ra_open(&ra, fs, s->device);
+	if (ra.fd < 0)
 		return;
-	/* the last initialised group's bitmap: cached means warm */
 	for (probe = fs->group_desc_count; probe > 0; probe--)
 		if (!csum || !ext2fs_bg_flags_test(fs, probe - 1, uninit))
 			break;
-	if (probe) {
-		blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, probe - 1) :
-				      ext2fs_block_bitmap_loc(fs, probe - 1);
-		if (preadv2(fd, &iov, 1, (off_t)(blk * fs->blocksize),
-			    RWF_NOWAIT) == 1)
-			goto out;
-	}
-	for (g = 0; g <= fs->group_desc_count; g++) {
+	if (probe && fs_ra_cached(&ra, inode_bitmaps ?
+				  ext2fs_inode_bitmap_loc(fs, probe - 1) :
+				  ext2fs_block_bitmap_loc(fs, probe - 1)))
+		goto out;
+	for (g = 0; g < fs->group_desc_count; g++) {
 		blk = 0;
-		if (g < fs->group_desc_count &&
-		    !(csum && ext2fs_bg_flags_test(fs, g, uninit)))
+		if (!(csum && ext2fs_bg_flags_test(fs, g, uninit)))
 			blk = inode_bitmaps ? ext2fs_inode_bitmap_loc(fs, g) :
 					      ext2fs_block_bitmap_loc(fs, g);
-		if (blk && len && blk == start + len) {
-			len++;
-			continue;
-		}
-		if (len)
-			posix_fadvise(fd, (off_t)(start * fs->blocksize),
-				      (off_t)(len * fs->blocksize),
-				      POSIX_FADV_WILLNEED);
-		start = blk;
-		len = blk ? 1 : 0;
+		/* a group not read ends a stretch (the hints as before) */
+		if (blk)
+			fs_ra_add(&ra, blk, 1);
+		else
+			fs_ra_flush(&ra);
 	}
 out:
-	close(fd);
+	fs_ra_close(&ra);
 }
 
 void session_bitmap_type(ext2_filsys fs, unsigned long long bits)

@@ -70,3 +70,25 @@ file_sums() {
 	debugfs -R "rdump / $T/sums.d" "$1" >/dev/null 2>&1
 	(cd "$T/sums.d" && find . -type f -exec md5sum {} + | sort -k2)
 }
+
+# page_cache_drop FILE: FILE's pages out of the page cache (this file's
+# alone: written back, then dropped, asked again while some stay, up to 5
+# s; a page whose buffers the journal still holds stays a while).  1 when
+# pages remain or this cannot be done here (no dd iflag=nocache, fincore),
+# 2 at once when FILE is on tmpfs (its pages are all it has).
+page_cache_drop() {
+	case "$(df -PT "$1" 2>/dev/null | awk 'NR == 2 { print $2 }')" in
+	tmpfs|ramfs) return 2 ;;
+	esac
+	command -v fincore >/dev/null 2>&1 || return 1
+	sync "$1" 2>/dev/null || sync
+	pcd_end=$(( $(date +%s) + 5 ))
+	while :; do
+		dd if="$1" iflag=nocache count=0 status=none 2>/dev/null ||
+			return 1
+		[ "$(fincore -n -o PAGES "$1" 2>/dev/null | tr -d ' ')" = 0 ] &&
+			return 0
+		[ "$(date +%s)" -lt "$pcd_end" ] || return 1
+		sleep 0.1
+	done
+}
