@@ -63,15 +63,18 @@ lstep() {
 # runs).
 rung() {
 	local name=$1 desc=$2 img=$3 per=$4 b blks tui frag
-	local ROUNDS=1 RUNS=$5 WARMUP=${6:-$WARMUP} SRUNS SWARM
+	local ROUNDS=1 RUNS=$5 WARMUP=${6:-$WARMUP} SRUNS SWARM SROUNDS=1
 	# the pairs of e2layout against itself cost seconds a run even at
-	# 10M: three runs a side after one warmup there, where the rungs run
-	# one (a single warm run was noise: one slow frag run once made the
-	# 10M TUI row read 0.28)
+	# 10M: four rounds (the order swapped each) of three runs a side after
+	# one warmup there, where the rungs run one (a single warm run was
+	# noise: one slow frag run once made the 10M TUI row read 0.28; one
+	# round of three a side, one side after the other, read 1.40 and 1.67
+	# on a host whose speed moved by half within seconds)
 	SRUNS=$RUNS SWARM=$WARMUP
 	if [ "$SMOKE" != 1 ]; then
 		[ "$SRUNS" -lt 3 ] && SRUNS=3
 		[ "$SWARM" -lt 1 ] && SWARM=1
+		SROUNDS=4
 	fi
 	LSTEP_AT=$SECONDS
 	b=$(rung_block "$img" "$per")
@@ -80,7 +83,7 @@ rung() {
 	pair "frag_$name" "-R frag --json" "$desc" 0.3333 "<= 1/3" \
 		"$E2L --json -R frag $img" "e2fsck -fn" "e2fsck -fn $img"
 	lstep "$name" frag
-	RUNS=$SRUNS WARMUP=$SWARM \
+	ROUNDS=$SROUNDS RUNS=$SRUNS WARMUP=$SWARM \
 		pair "top_$name" "-R 'frag --top 10000'" "$desc" 1.2 "<= 1.2x" \
 		"$E2L -R 'frag --top 10000' $img" "frag --top 10" \
 		"$E2L -R 'frag --top 10' $img"
@@ -94,7 +97,7 @@ rung() {
 	# does the same shape of work is one block with every claim (-a, the
 	# scan of every inode), which is what `owner B` was when the target
 	# "1000 blocks <= 1.2x one block" was set
-	RUNS=$SRUNS WARMUP=$SWARM \
+	ROUNDS=$SROUNDS RUNS=$SRUNS WARMUP=$SWARM \
 		pair "ownerk_$name" "-R 'owner B1..B1000'" "$desc" 1.2 "<= 1.2x" \
 		"$E2L -R 'owner $blks' $img" "owner -a B" \
 		"$E2L -R 'owner -a $b' $img"
@@ -114,7 +117,7 @@ rung() {
 	fi
 	tui="TERM=xterm-256color LINES=50 COLUMNS=160 script -qec \"$E2L --keys q $img\" /dev/null"
 	frag="TERM=xterm-256color LINES=50 COLUMNS=160 script -qec \"$E2L -R frag $img\" /dev/null"
-	RUNS=$SRUNS WARMUP=$SWARM \
+	ROUNDS=$SROUNDS RUNS=$SRUNS WARMUP=$SWARM \
 		pair "tui_$name" "TUI: the full owner scan, then quit" "$desc" 1.2 \
 		"<= 1.2x" "$tui" "frag" "$frag" "" \
 		"both under script(1); the scripted q waits for the scan"

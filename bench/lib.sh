@@ -132,12 +132,34 @@ pair() {
 	cs=$(stats_of "${jsons[@]}" "$cname")
 	row "$id" warm "$op" "$img" "$cname" "$tr" "$tt" "$es" "$cs" "$note"
 	if [ "$COLD" = yes ] && [ -z "$prep" ]; then
-		hf "$W/$id.cold.json" 0 "$RUNS" "$DROP" \
-			e2layout "$ecmd" "$cname" "$ccmd"
-		es=$(stats_of "$W/$id.cold.json" e2layout)
-		cs=$(stats_of "$W/$id.cold.json" "$cname")
+		# one run a side a round, the order swapped every round: a
+		# host whose speed drifts over seconds weighs on both sides
+		jsons=()
+		for ((r = 1; r <= RUNS; r++)); do
+			if ((r % 2)); then
+				hf "$W/$id.cold$r.json" 0 1 "$DROP" \
+					e2layout "$ecmd" "$cname" "$ccmd"
+			else
+				hf "$W/$id.cold$r.json" 0 1 "$DROP" \
+					"$cname" "$ccmd" e2layout "$ecmd"
+			fi
+			jsons+=("$W/$id.cold$r.json")
+		done
+		es=$(stats_of "${jsons[@]}" e2layout)
+		cs=$(stats_of "${jsons[@]}" "$cname")
 		row "$id" cold "$op" "$img" "$cname" "$tr" "$tt" "$es" "$cs" "$note"
 	fi
+}
+
+# cpu_noise: "median min max" milliseconds of 15 runs of a fixed CPU loop
+# (awk, no I/O): how much the machine's own speed moved while it ran.
+cpu_noise() {
+	hyperfine --style none -N --warmup 2 --runs 15 --export-json \
+		"$W/noise.json" "awk 'BEGIN { for (i = 0; i < 3000000; i++) s += i }'" \
+		>/dev/null 2>&1 || return 0
+	jq -r '.results[0].times | sort | [.[7], .[0], .[-1]]
+		| map(. * 1000 | floor) | map(tostring) | join(" ")' \
+		"$W/noise.json" 2>/dev/null
 }
 
 # peak_kib CMD: the maximum resident set size of CMD (and its children).

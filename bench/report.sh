@@ -45,6 +45,12 @@ ladder_table() {
 	}' "$W/ladder.tsv"
 }
 
+# noise_txt "MEDIAN MIN MAX": "40 ms (38 - 47 ms)".
+noise_txt() {
+	set -- $1
+	echo "$1 ms ($2 - $3 ms)"
+}
+
 report() {
 	local mem_max=0 mem_ref="" v
 	echo "# e2layout benchmark results"
@@ -60,6 +66,12 @@ report() {
 	     "other jobs used the same $(nproc) cores; load average" \
 	     "$LOAD_START at the start, $LOAD_END at the end).  Medians of few" \
 	     "runs: treat ratios near a target as undecided."
+	[ -n "${NOISE_START:-}" ] && [ -n "${NOISE_END:-}" ] &&
+		echo "The machine's own speed: 15 runs of a fixed CPU loop" \
+		     "(awk, no I/O) took $(noise_txt "$NOISE_START") at the" \
+		     "start and $(noise_txt "$NOISE_END") at the end (median," \
+		     "min - max): a spread of more than a few percent there is" \
+		     "the host, not the code."
 	echo
 	echo "## Machine and versions"
 	echo
@@ -87,10 +99,12 @@ report() {
 		echo "- The ladder's rows: one round; 2 runs a" \
 		     "side at 100k, 1M and 2 TiB, 1 at 3M and 10M (no warmup at 10M)," \
 		     "except e2layout against itself (\`frag --top\`, \`owner\` of" \
-		     "1000 blocks, the TUI): 3 runs a side after a warmup on every rung" \
+		     "1000 blocks, the TUI): 4 rounds, the order swapped every" \
+		     "round, of 3 runs a side after a warmup, on every rung" \
 		     "(cold: 3 runs a side)."
 	if [ "$COLD" = yes ]; then
-		echo "- Cold rows: one more round with \`$DROP\` before every run."
+		echo "- Cold rows: \`$DROP\` before every run, one run a side" \
+		     "at a time, the order swapped after each."
 	else
 		echo "- No cold-cache rows (dropping caches is not permitted here or" \
 		     "was switched off)."

@@ -150,6 +150,7 @@ if [ "$COLD" = auto ]; then
 	fi
 fi
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+NOISE_START=$(cpu_noise)
 T0=$(date +%s)
 bigdesc="16 TiB sparse"; [ $SMOKE = 1 ] && bigdesc="$BIG_SIZE (smoke)"
 fdesc="$NFILES files"; [ $SMOKE = 1 ] && fdesc="$NFILES files (smoke)"
@@ -305,23 +306,36 @@ fi
 if want experiment; then
 	EXPIMG=$W/exp.img
 	mke2fs -q -F -t ext4 -E nodiscard "$EXPIMG" 128M >/dev/null 2>&1
-	if [ $SMOKE = 1 ]; then XRUNS=2; else XRUNS=6; fi
+	# XROUNDS invocations a side of XRUNS runs each, the two kinds in
+	# turn, so that a drift of the host's speed weighs on both
+	if [ $SMOKE = 1 ]; then XRUNS=2 XROUNDS=1; else XRUNS=2 XROUNDS=3; fi
 	XARGS="--workload smallcreate --dirs 4 --files 32 --runs $XRUNS --quiet --json --workdir $W"
-	xstats() {
+	xrun() {	# xrun OUT [--no-counters]: one experiment's seconds
+		local out=$1; shift
 		# shellcheck disable=SC2086
 		"$E2L" experiment "$EXPIMG" "$EXPIMG" $XARGS "$@" 2>"$W/exp.err" |
-			jq -r '[.result.sides[].runs[].seconds] |
-				"\(add / length) \(min) \(max) 0 0"' 2>/dev/null
+			jq -r '.result.sides[].runs[].seconds' >> "$out" 2>/dev/null
+	}
+	xstats() {	# xstats FILE: "mean min max 0 0" of its seconds
+		[ -s "$1" ] && awk 'NR == 1 || $1 < mn { mn = $1 }
+			NR == 1 || $1 > mx { mx = $1 } { t += $1 }
+			END { print t / NR, mn, mx, 0, 0 }' "$1"
 	}
 	echo "experiment (counters' overhead)"
-	xcs=$(xstats --no-counters) && xes=$(xstats) && [ -n "$xes" ] && [ -n "$xcs" ] ||
+	: > "$W/exp.off"; : > "$W/exp.on"
+	xok=1
+	for ((r = 1; r <= XROUNDS; r++)); do
+		xrun "$W/exp.off" --no-counters && xrun "$W/exp.on" || xok=0
+	done
+	xcs=$(xstats "$W/exp.off") xes=$(xstats "$W/exp.on")
+	[ $xok = 1 ] && [ -n "$xes" ] && [ -n "$xcs" ] ||
 		{ AVAIL[experiment]=na
 		  AVAIL_WHY[experiment]="experiment refused here: $(head -1 "$W/exp.err")"; }
 	row experiment warm "experiment: workload time with the counters" \
 		"128 MiB ext4, smallcreate 4x32 files fsync'd" \
 		"the workload alone (--no-counters)" 1.05 "<= 1.05x" \
 		"${xes:-}" "${xcs:-}" \
-		"$((XRUNS * 2)) runs each; tracefs instance with block_rq_issue, jbd2_run_stats, ext4_mark_inode_dirty"
+		"$((XRUNS * 2 * XROUNDS)) runs each, in $XROUNDS turns a side; tracefs instance with block_rq_issue, jbd2_run_stats, ext4_mark_inode_dirty"
 	rm -f "$EXPIMG"
 fi
 
@@ -344,6 +358,7 @@ if want memory; then
 fi
 want ladder && ladder_run
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+NOISE_END=$(cpu_noise)
 SECS=$(( $(date +%s) - T0 ))
 
 . "$top/bench/report.sh"
