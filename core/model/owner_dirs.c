@@ -58,6 +58,21 @@ static int start_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The hints of runs v[0..n) (n > 0, in block order); with sample, none
+ * when the last run's last block and the middle run's first are both in
+ * the page cache. */
+static void ask_runs(struct fs_ra *ra, const struct orun *v, size_t n,
+		     int sample)
+{
+	size_t i;
+
+	if (sample && fs_ra_cached(ra, orun_end(&v[n - 1]) - 1) &&
+	    fs_ra_cached(ra, orun_start(&v[n / 2])))
+		return;
+	for (i = 0; i < n; i++)
+		fs_ra_add(ra, orun_start(&v[i]), v[i].len);
+}
+
 /*
  * One hint for each stretch of touching runs, in block order: the kernel
  * reads them in parallel, where the walk would wait for each directory
@@ -71,7 +86,7 @@ void owner_dirs_ask(ext2_filsys fs, const char *device,
 {
 	struct fs_ra ra;
 	struct orun *v;
-	size_t i, n;
+	size_t n;
 
 	if (!idx->dirs || !idx->dirs->n)
 		return;
@@ -81,12 +96,7 @@ void owner_dirs_ask(ext2_filsys fs, const char *device,
 	v = idx->dirs->v;
 	n = idx->dirs->n;
 	qsort(v, n, sizeof(*v), start_cmp);
-	if (fs_ra_cached(&ra, orun_end(&v[n - 1]) - 1) &&
-	    fs_ra_cached(&ra, orun_start(&v[n / 2])))
-		goto out;
-	for (i = 0; i < n; i++)
-		fs_ra_add(&ra, orun_start(&v[i]), v[i].len);
-out:
+	ask_runs(&ra, v, n, 1);
 	fs_ra_close(&ra);
 }
 
@@ -130,7 +140,7 @@ void owner_dirs_ask_files(ext2_filsys fs, const char *device,
 	struct files_ctx c = {.left = FILES_BUDGET / fs->blocksize};
 	struct fs_ra ra;
 	const struct orun *v;
-	size_t i, n;
+	size_t n;
 
 	fs_ra_open(&ra, fs, device);
 	if (ra.fd < 0)
@@ -139,12 +149,8 @@ void owner_dirs_ask_files(ext2_filsys fs, const char *device,
 	v = c.v.v;
 	n = c.v.n;
 	/* short of memory: what was gathered, unsampled (advice only) */
-	if (!n || (!c.short_mem && fs_ra_cached(&ra, orun_end(&v[n - 1]) - 1) &&
-		   fs_ra_cached(&ra, orun_start(&v[n / 2]))))
-		goto out;
-	for (i = 0; i < n; i++)
-		fs_ra_add(&ra, orun_start(&v[i]), v[i].len);
-out:
+	if (n)
+		ask_runs(&ra, v, n, !c.short_mem);
 	fs_ra_close(&ra);
 	free(c.v.v);
 }
