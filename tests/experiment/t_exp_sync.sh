@@ -11,7 +11,7 @@ need_loop
 
 mkfs.ext4 -q -F -E nodiscard "$T/a.img" 64M >/dev/null 2>&1 || fail "mkfs.ext4"
 "$E2LAYOUT" experiment "$T/a.img" "$T/a.img" --workload parallel \
-	--threads 2 --size 256K --runs 8 --mount-opts-b sync --json \
+	--threads 2 --size 1M --runs 8 --mount-opts-b sync --json \
 	--workdir "$T" >"$T/r.json" 2>"$T/err" || fail "experiment: $(cat "$T/err")"
 grep -q "run 16/16" "$T/err" || fail "no progress on stderr: $(cat "$T/err")"
 jq -e '.result.sides[1].mount_options == "sync" and
@@ -30,7 +30,7 @@ jq -e '([.result.sides[0].runs[].counters.jbd2_commits] | max) <
 	fail "B (sync) does not commit more: $(jq -c '[.result.sides[].runs[].counters.jbd2_commits]' "$T/r.json")"
 # the text report says it in words
 "$E2LAYOUT" experiment "$T/a.img" "$T/a.img" --workload parallel \
-	--threads 2 --size 256K --runs 6 --mount-opts-b sync --quiet \
+	--threads 2 --size 1M --runs 6 --mount-opts-b sync --quiet \
 	--no-counters --workdir "$T" >"$T/r.txt" 2>"$T/err" || fail "text: $(cat "$T/err")"
 grep -q "^  \(seconds\|mib_per_second\)  *B is slower by" "$T/r.txt" || fail "no verdict: $(cat "$T/r.txt")"
 grep -q "^  A  *|.*| mean" "$T/r.txt" || fail "no plot of the runs"
