@@ -309,6 +309,7 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 	 * must not follow writes it did not record) */
 	if (!g->w)
 		ug_follow_sb(g);
+	uw_settle(g);
 	ret = g->stale ? (g->err ? g->err : EIO) : 0;
 	if (fsync(g->fd) < 0 && !ret && g->have_hdr)
 		ret = errno;

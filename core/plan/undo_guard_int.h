@@ -81,6 +81,9 @@ io_manager ug_backing_manager(void);
 /* Apply's writer of g (undo_writer.c): made with the guard, freed with it
  * (after the channel it recorded is closed or handed over). */
 errcode_t uw_new(struct undo_guard *g);
+/* The data write apply's writer has in flight, finished (before the file
+ * is synced or closed; a failure is the guard's err). */
+void uw_settle(struct undo_guard *g);
 void uw_free(struct undo_guard *g);
 /* The file's header, superblock copy and preimage, before it records. */
 errcode_t uw_begin(struct undo_guard *g);

@@ -8,8 +8,10 @@
 #include "undo_guard_int.h"
 #include "crc32c_fast.h"
 
+#include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,7 +55,19 @@ struct undo_writer {
 	unsigned long long next_blk;	/* the next free undo block */
 	unsigned long long num_keys;
 	unsigned long long size;	/* bytes the file must span */
-	unsigned char *buf;		/* old contents, UW_KEYMAX bytes */
+	unsigned char *buf;		/* old contents, UW_KEYMAX bytes,
+					 * aligned to UW_BLK for O_DIRECT */
+	/* the data's own way into the file: the same file opened again
+	 * with O_DIRECT (-1: none, all writes buffered through g->fd), and
+	 * the one write in flight on it, from abuf (the other buffer) */
+	int dfd;
+	unsigned char *abuf;
+	struct aiocb cb;
+	int inflight;
+	size_t alen, afull;		/* its bytes before, after rounding */
+	/* E2L_FAULT_UNDO_DIRECT=k: the k-th direct write is made misaligned
+	 * (the kernel refuses it: EINVAL), to show the buffered way after */
+	long dfault;
 	size_t buf_zeros;		/* its first bytes known zero */
 	size_t zcrc_len;		/* crc32c of that many zeros: */
 	__u32 zcrc;			/* (a hole's keys are all alike) */
@@ -74,16 +88,94 @@ struct undo_writer {
 };
 
 
+/* The data write in flight, finished: 0, or what failed.  A direct write
+ * that failed in any way is made again buffered, which says what went
+ * wrong if anything does (EINVAL: O_DIRECT refused, none after it). */
+static errcode_t uw_wait(struct undo_writer *w)
+{
+	const struct aiocb *list[1] = { &w->cb };
+	struct undo_guard *g = w->g;
+	errcode_t err;
+	ssize_t n;
+
+	if (!w->inflight)
+		return g->err;
+	while (aio_error(&w->cb) == EINPROGRESS)
+		aio_suspend(list, 1, NULL);
+	err = aio_error(&w->cb);
+	n = aio_return(&w->cb);
+	w->inflight = 0;
+	if (!err && n == (ssize_t)w->afull)
+		return g->err;
+	if (err == EINVAL) {
+		close(w->dfd);
+		w->dfd = -1;
+	}
+	err = ug_put_at(g->fd, w->abuf, w->alen, (off_t)w->cb.aio_offset);
+	if (err && !g->err)
+		g->err = err;
+	return g->err;
+}
+
+/* Writes the data of a key (len bytes of w->buf, at an undo block): with
+ * O_DIRECT rounded up to whole undo blocks with zeros (the file keeps that
+ * room anyway) and left in flight, the buffers swapped; else buffered. */
+static errcode_t uw_put_data(struct undo_writer *w, size_t len,
+			     unsigned long long off)
+{
+	struct undo_guard *g = w->g;
+	size_t full = (len + UW_BLK - 1) / UW_BLK * UW_BLK;
+	unsigned char *t;
+	errcode_t err = uw_wait(w);
+
+	if (err)
+		return err;
+	if (g->fault > 0 && --g->fault == 0)
+		return g->err = ENOSPC;
+	if (w->dfd < 0 || !w->abuf) {
+		err = ug_put_at(g->fd, w->buf, len, (off_t)off);
+		if (err)
+			return g->err = err;
+		full = len;
+	} else {
+		memset(w->buf + len, 0, full - len);
+		t = w->buf;
+		w->buf = w->abuf;
+		w->abuf = t;
+		w->buf_zeros = 0;
+		memset(&w->cb, 0, sizeof(w->cb));
+		w->cb.aio_fildes = w->dfd;
+		w->cb.aio_buf = w->abuf;
+		w->cb.aio_nbytes = full;
+		if (w->dfault > 0 && --w->dfault == 0)
+			w->cb.aio_nbytes = full - 1;
+		w->cb.aio_offset = (off_t)off;
+		w->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+		w->alen = len;
+		w->afull = full;
+		if (aio_write(&w->cb) < 0) {
+			err = ug_put_at(g->fd, w->abuf, len, (off_t)off);
+			if (err)
+				return g->err = err;
+		} else {
+			w->inflight = 1;
+		}
+	}
+	if (off + full > w->size)
+		w->size = off + full;
+	return 0;
+}
+
 /* A write to the undo file: counted for E2L_FAULT_UNDO_WRITES, and the
  * first failure refuses every later write. */
 static errcode_t uw_put(struct undo_writer *w, const void *buf, size_t len,
 			unsigned long long off)
 {
 	struct undo_guard *g = w->g;
-	errcode_t err;
+	errcode_t err = uw_wait(w);
 
-	if (g->err)
-		return g->err;
+	if (err)
+		return err;
 	if (g->fault > 0 && --g->fault == 0)
 		return g->err = ENOSPC;
 	err = ug_put_at(g->fd, buf, len, (off_t)off);
@@ -96,7 +188,7 @@ static errcode_t uw_put(struct undo_writer *w, const void *buf, size_t len,
 
 static errcode_t uw_sync(struct undo_writer *w)
 {
-	if (w->g->err)
+	if (uw_wait(w))
 		return w->g->err;
 	if (fdatasync(w->g->fd) < 0)
 		return w->g->err = errno;
@@ -301,14 +393,7 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 			w->nkeys = 0;
 			w->key_blk = w->next_blk++;
 		}
-		if (!zero) {
-			err = uw_put(w, w->buf, got, w->next_blk * UW_BLK);
-			if (err)
-				return err;
-		}
-		uw_kick(w, 0);
-		key = w->keyb + UW_KEY * (w->nkeys + 1);
-		ug_put64(key, a);
+		/* the crc first: the data write takes the buffer */
 		if (!zero || got != w->zcrc_len) {
 			crc = crc32c_fast(~0U, w->buf, got);
 			if (zero) {
@@ -318,6 +403,14 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 		} else {
 			crc = w->zcrc;
 		}
+		if (!zero) {
+			err = uw_put_data(w, got, w->next_blk * UW_BLK);
+			if (err)
+				return err;
+		}
+		uw_kick(w, 0);
+		key = w->keyb + UW_KEY * (w->nkeys + 1);
+		ug_put64(key, a);
 		ug_put32(key + 8, crc);
 		ug_put32(key + 12, (__u32)got);
 		w->nkeys++;
@@ -557,24 +650,47 @@ errcode_t undo_guard_preimage(struct undo_guard *g, unsigned long long off,
 errcode_t uw_new(struct undo_guard *g)
 {
 	struct undo_writer *w = calloc(1, sizeof(*w));
+	char proc[40];
 	const char *ev;
-	struct stat st;
+	struct stat st, dst;
 
 	if (!w)
 		return ENOMEM;
 	w->g = g;
 	w->gran = 1024;
-	w->buf = malloc(UW_KEYMAX);
+	if (posix_memalign((void **)&w->buf, UW_BLK, UW_KEYMAX))
+		w->buf = NULL;
 	if (!w->buf) {
 		free(w);
 		return ENOMEM;
 	}
 	w->isreg = g->devfd >= 0 && !fstat(g->devfd, &st) &&
 		   S_ISREG(st.st_mode);
+	/* the same file, not whatever its name may point to by now: without
+	 * /proc, or where O_DIRECT is refused, the data goes buffered */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", g->fd);
+	w->dfd = open(proc, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (w->dfd >= 0 && (fstat(w->dfd, &dst) < 0 ||
+			    fstat(g->fd, &st) < 0 || dst.st_ino != st.st_ino ||
+			    dst.st_dev != st.st_dev ||
+			    posix_memalign((void **)&w->abuf, UW_BLK,
+					   UW_KEYMAX))) {
+		close(w->dfd);
+		w->dfd = -1;
+		w->abuf = NULL;
+	}
 	ev = getenv("E2L_FAULT_DEV_WRITES");
 	w->dev_left = ev && *ev ? strtol(ev, NULL, 10) : 0;
+	ev = getenv("E2L_FAULT_UNDO_DIRECT");
+	w->dfault = ev && *ev ? strtol(ev, NULL, 10) : 0;
 	g->w = w;
 	return 0;
+}
+
+void uw_settle(struct undo_guard *g)
+{
+	if (g && g->w)
+		uw_wait(g->w);
 }
 
 void uw_free(struct undo_guard *g)
@@ -584,6 +700,10 @@ void uw_free(struct undo_guard *g)
 	uw_layer_forget(g);
 	if (!w)
 		return;
+	uw_settle(g);
+	if (w->dfd >= 0)
+		close(w->dfd);
+	free(w->abuf);
 	free(w->runs);
 	free(w->buf);
 	free(w->pre);

@@ -103,6 +103,30 @@ rm -f "$T/u.e2undo"
 	fail "old data: the undo file keeps only $(du -k "$T/u.e2undo" | cut -f1) KiB on disk"
 sweep "$T/c.img" "$T/c.img" "$T/o.img" "old data" 5
 
+# The old contents go to the file with O_DIRECT, each write in flight while
+# the next is read: none of the data stays in the page cache.  A direct
+# write the kernel refuses (E2L_FAULT_UNDO_DIRECT=k: the k-th made
+# misaligned) is made again buffered, and so is every later one; the file
+# restores the image byte for byte either way, crashes included.
+if [ "$(stat -f -c %T "$T")" = tmpfs ] || ! command -v fincore >/dev/null 2>&1; then
+	echo "ok: page cache check skipped: $T is on tmpfs or there is no fincore"
+else
+	cp --sparse=always "$T/o.img" "$T/c.img"
+	rm -f "$T/u.e2undo"
+	"$E2LAYOUT" -w -R "defrag /big --undo $T/u.e2undo" "$T/c.img" >/dev/null 2>&1 ||
+		fail "direct: the apply failed"
+	cached=$(fincore --bytes --noheadings --output RES "$T/u.e2undo")
+	[ "${cached:-999999}" -lt 65536 ] ||
+		fail "direct: $cached bytes of the undo file are in the page cache"
+	echo "ok: direct: $cached bytes of the undo file's $(du -k "$T/u.e2undo" | cut -f1) KiB in the page cache"
+fi
+for k in 1 3; do
+	restores "$T/c.img" "$T/c.img" "$T/o.img" "direct refused k=$k" \
+		E2L_FAULT_UNDO_DIRECT=$k ||
+		{ cat "$T/out"; fail "direct refused k=$k: the apply failed"; }
+done
+echo "ok: a refused direct write, then buffered ones: restored exactly"
+
 # A filesystem 1 MiB into its image.
 pieces "$T/p.img" 40 1048576
 sweep "$T/c.img?offset=1048576" "$T/c.img" "$T/p.img" "offset 1 MiB" 5
