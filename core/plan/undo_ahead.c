@@ -20,17 +20,35 @@ struct uw_ahead {
 	 * the thread has finished; it is asked to stop at a commit */
 	unsigned long long frontier;
 	int done, stop;
+	/* under mu: what the file held at the commit that published the
+	 * frontier (a simulated power loss cuts it back to that, not to a
+	 * commit made after the device write it follows) */
+	unsigned long long pub_size, pub_keys, pub_key_blk;
+	unsigned char pub_keyb[UW_BLK];
 	unsigned long long step;	/* bytes of spans per commit */
 };
 
-/* Publishes how far the spans are durable; 1 when asked to stop. */
-static int publish(struct uw_ahead *a, unsigned long long upto, int done)
+/* What the writer's last fdatasync left, as the published state. */
+static void keep_durable(struct uw_ahead *a, const struct undo_writer *w)
+{
+	a->pub_size = w->dur_size;
+	a->pub_keys = w->dur_keys;
+	a->pub_key_blk = w->dur_key_blk;
+	memcpy(a->pub_keyb, w->dur_keyb, UW_BLK);
+}
+
+/* Publishes how far the spans are durable (upto, after a commit: the
+ * writer's durable state with it); 1 when asked to stop. */
+static int publish(struct uw_ahead *a, const struct undo_writer *w,
+		   unsigned long long upto, int done)
 {
 	int stop;
 
 	pthread_mutex_lock(&a->mu);
-	if (upto > a->frontier)
+	if (upto > a->frontier) {
 		a->frontier = upto;
+		keep_durable(a, w);
+	}
 	a->done |= done;
 	stop = a->stop;
 	pthread_cond_broadcast(&a->cv);
@@ -42,24 +60,28 @@ static void *ahead_run(void *arg)
 {
 	struct undo_writer *w = arg;
 	struct uw_ahead *a = w->ahead;
-	unsigned long long o, e, end, since = 0;
+	unsigned long long o, e, end, since = 0, step;
 	errcode_t err = 0;
 	int added = 0, stop = 0;
 	size_t i;
 
+	/* the first commits come sooner (1/8 of a step, then doubling),
+	 * so that the apply's first write waits for little */
+	step = a->step / 8 >= 4096 ? a->step / 8 : a->step;
 	for (i = 0; i < a->n && !err && !stop; i++) {
 		end = a->sp[i].off + a->sp[i].len;
 		for (o = a->sp[i].off; o < end && !err && !stop; o = e) {
-			e = end - o < a->step - since ?
-			    end : o + (a->step - since);
+			e = end - o < step - since ? end : o + (step - since);
 			err = uw_save_range(w, o, e - o, &added);
 			since += e - o;
-			if (err || since < a->step)
+			if (err || since < step)
 				continue;
+			if (step < a->step)
+				step *= 2;
 			if (added)
 				err = uw_commit(w);
 			if (!err)
-				stop = publish(a, e, 0);
+				stop = publish(a, w, e, 0);
 			since = 0;
 			added = 0;
 		}
@@ -67,7 +89,7 @@ static void *ahead_run(void *arg)
 	if (!err && !stop && added)
 		err = uw_commit(w);
 	/* all saved: every write may go on (an error: what was committed) */
-	publish(a, !err && !stop ? ~0ULL : 0, 1);
+	publish(a, w, !err && !stop ? ~0ULL : 0, 1);
 	return NULL;
 }
 
@@ -128,6 +150,7 @@ errcode_t uw_ahead_start(struct undo_writer *w, struct undo_span *sp,
 	a->step = ev && *ev ? strtoull(ev, NULL, 10) : 0;
 	if (a->step < 4096 || a->step > UW_AHEAD_STEP)
 		a->step = UW_AHEAD_STEP;
+	keep_durable(a, w);
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	w->ahead = a;
@@ -200,11 +223,22 @@ void uw_ahead_join(struct undo_writer *w)
 void uw_ahead_stop(struct undo_writer *w)
 {
 	struct uw_ahead *a = w ? w->ahead : NULL;
+	unsigned long long size, keys, key_blk;
+	unsigned char keyb[UW_BLK];
 
 	if (!a)
 		return;
 	pthread_mutex_lock(&a->mu);
 	a->stop = 1;
+	size = a->pub_size;
+	keys = a->pub_keys;
+	key_blk = a->pub_key_blk;
+	memcpy(keyb, a->pub_keyb, UW_BLK);
 	pthread_mutex_unlock(&a->mu);
 	uw_ahead_join(w);
+	/* the durable state is the one the writes were let through on */
+	w->dur_size = size;
+	w->dur_keys = keys;
+	w->dur_key_blk = key_blk;
+	memcpy(w->dur_keyb, keyb, UW_BLK);
 }

@@ -114,7 +114,9 @@ int uw_ahead_wait(struct undo_writer *w, unsigned long long off,
 		  unsigned long long len);
 /* The presave finished (all saved, or its error in g->err) and gone. */
 void uw_ahead_join(struct undo_writer *w);
-/* The presave stopped at its next commit and gone (a simulated crash). */
+/* The presave stopped at its next commit and gone (a simulated crash);
+ * the writer's durable state put back to the one last published (what
+ * the device writes so far were let through on). */
 void uw_ahead_stop(struct undo_writer *w);
 
 #endif
