@@ -296,6 +296,7 @@ errcode_t undo_guard_close(struct undo_guard **gp, errcode_t *write_err,
 	struct undo_guard *g = *gp;
 	errcode_t ret;
 
+	uw_settle(g);	/* nothing in flight: its result is known */
 	if (g)
 		undo_guard_detach(g);	/* its channel writes nothing more */
 	if (write_err)
@@ -349,6 +350,7 @@ errcode_t undo_guard_discard(struct undo_guard **gp)
 errcode_t undo_guard_state(struct undo_guard *g, errcode_t *write_err,
 			   int *recorded)
 {
+	uw_settle(g);
 	*write_err = g->err;
 	*recorded = g->have_hdr;
 	if (!g->w || g->layer)	/* while it records a channel */

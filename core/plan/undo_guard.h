@@ -49,7 +49,8 @@ unsigned long long undo_plan_worst(ext2_filsys fs, const struct plan *p);
 /*
  * Before plan p (the whole chain) is applied through the channel g records:
  * the old contents of every block its data steps write (copies, zeros,
- * mapping blocks) saved by undo_guard_presave, in one durable batch.
+ * mapping blocks) saved by undo_guard_presave_ahead, while the apply goes
+ * on behind it.
  */
 errcode_t undo_plan_presave(ext2_filsys fs, const struct plan *p,
 			    struct undo_guard *g);
@@ -94,6 +95,17 @@ struct undo_span {
  */
 errcode_t undo_guard_presave(struct undo_guard *g, struct undo_span *sp,
 			     size_t n);
+
+/*
+ * The same, run ahead of the apply: returns once a thread of its own saves
+ * the spans in order (sp is not kept), committing every 16 MiB; each write
+ * through the channel then waits only until what it covers is durable
+ * (any other use of the file waits for the whole presave).  An error of
+ * the presave is g's file's: the writes it did not cover are refused, and
+ * the file restores every write made.
+ */
+errcode_t undo_guard_presave_ahead(struct undo_guard *g,
+				   struct undo_span *sp, size_t n);
 
 /*
  * What g's file restores bytes [off, off + len) of the filesystem to, when

@@ -161,6 +161,7 @@ static errcode_t uw_flush(io_channel ch)
 	struct undo_guard *g = L->g;
 	errcode_t err, derr = uw_drain(L);
 
+	uw_settle(g);	/* the presave done: the file is whole */
 	if (g && g->have_hdr && fdatasync(g->fd) < 0 && !g->err)
 		g->err = errno;
 	err = L->l.below->flush(ch);
@@ -218,6 +219,7 @@ static errcode_t uw_close(io_channel ch)
 		return L->l.below->close(ch);
 	derr = uw_drain(L);
 	uw_pend_free(&L->pend);
+	uw_settle(g);
 	err = L->l.below->close(ch);
 	if (!err)
 		err = derr;

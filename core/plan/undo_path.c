@@ -331,7 +331,7 @@ errcode_t undo_plan_presave(ext2_filsys fs, const struct plan *p,
 				sp[n].off = q->steps[i].dst * bs;
 				sp[n++].len = q->steps[i].len * bs;
 			}
-	err = undo_guard_presave(g, sp, n);
+	err = undo_guard_presave_ahead(g, sp, n);
 	free(sp);
 	return err;
 }

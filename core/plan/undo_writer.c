@@ -5,10 +5,9 @@
  * keys, and makes the file durable (fdatasync) - one key block and header
  * write per device write instead of one per block.  What it records are
  * the writes through the channel it is attached to (undo_layer.c). */
-#include "undo_guard_int.h"
+#include "undo_writer_int.h"
 #include "crc32c_fast.h"
 
-#include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,77 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/*
- * The file: the header in undo block 0, the superblock copy in block 1, the
- * first key block in block 2; then each key block is followed by the data
- * of its keys (each rounded up to whole undo blocks) and, when it is full,
- * by the next key block - the order e2undo walks.  A key block holds
- * UW_KPB keys after its 16-byte head (magic, crc32c of the block with the
- * crc zeroed, reserved); a key is fsblk (in the header's fs_block_size),
- * the crc32c of its data and its size in bytes, at most UW_KEYMAX.
- */
-#define UW_BLK		4096U	/* the undo block size */
-#define UW_KEYMAX	(512U * UW_BLK)	/* e2undo's longest key */
-#define UW_KEY		16U
-#define UW_KPB		(UW_BLK / UW_KEY - 1)
-#define UW_KEYMAGIC	0xCADECADEU
-#define UH_KEYS		8	/* __le64: num_keys */
-#define UH_KEYOFF	24	/* __le64: the first key block */
-#define UH_COMPAT	48	/* __le32: f_compat */
-#define UH_FSOFF	64	/* __le64: fs_offset */
-#define UH_FS_OFFSET	0x1	/* f_compat: fs_offset holds */
-#define UW_KICK		(32U << 20)	/* presave: writeback started per */
-
-struct uw_run {
-	unsigned long long start, len;	/* in granules */
-};
-
-/* What one undo file holds (one per guard, whatever channels it records
- * in turn: a block saved once is never saved again). */
-struct undo_writer {
-	struct undo_guard *g;
-	unsigned long long gran;	/* bytes per granule: the fs block */
-	struct uw_run *runs;		/* saved, sorted, apart */
-	size_t nruns, cap;
-	unsigned char keyb[UW_BLK];	/* the key block being filled */
-	size_t nkeys;			/* keys in keyb */
-	unsigned long long key_blk;	/* where keyb goes */
-	unsigned long long next_blk;	/* the next free undo block */
-	unsigned long long num_keys;
-	unsigned long long size;	/* bytes the file must span */
-	unsigned char *buf;		/* old contents, UW_KEYMAX bytes,
-					 * aligned to UW_BLK for O_DIRECT */
-	/* the data's own way into the file: the same file opened again
-	 * with O_DIRECT (-1: none, all writes buffered through g->fd), and
-	 * the one write in flight on it, from abuf (the other buffer) */
-	int dfd;
-	unsigned char *abuf;
-	struct aiocb cb;
-	int inflight;
-	size_t alen, afull;		/* its bytes before, after rounding */
-	/* E2L_FAULT_UNDO_DIRECT=k: the k-th direct write is made misaligned
-	 * (the kernel refuses it: EINVAL), to show the buffered way after */
-	long dfault;
-	size_t buf_zeros;		/* its first bytes known zero */
-	size_t zcrc_len;		/* crc32c of that many zeros: */
-	__u32 zcrc;			/* (a hole's keys are all alike) */
-	int isreg;			/* the device is a file: holes */
-	int sb_dirty;			/* a write covered the superblock */
-	/* what the file restores [pre_off, pre_off + pre_len) of the
-	 * filesystem to, instead of what the device holds then */
-	unsigned char *pre;
-	unsigned long long pre_off;
-	size_t pre_len;
-	unsigned long long kick;	/* presave: writeback started below */
-	/* E2L_FAULT_DEV_WRITES=N: the device writes left before a crash,
-	 * and what the file held at its last fdatasync (all a power loss
-	 * is sure to leave), which the crash cuts it back to */
-	long dev_left;
-	unsigned long long dur_size, dur_keys, dur_key_blk;
-	unsigned char dur_keyb[UW_BLK];
-};
-
 
 /* The data write in flight, finished: 0, or what failed.  A direct write
  * that failed in any way is made again buffered, which says what went
@@ -202,7 +130,7 @@ static errcode_t uw_sync(struct undo_writer *w)
 
 /* The header and the superblock copy, before the first record: the file
  * is an e2undo file (of no keys) from then on. */
-static errcode_t uw_start(struct undo_writer *w)
+errcode_t uw_start(struct undo_writer *w)
 {
 	struct undo_guard *g = w->g;
 	unsigned char sb[SB_SIZE], copy[SB_SIZE];
@@ -253,7 +181,7 @@ static void uw_seal_keyb(struct undo_writer *w)
 
 /* The records so far become what the file restores: the key block being
  * filled, the length its data needs, the header's key count; then durable. */
-static errcode_t uw_commit(struct undo_writer *w)
+errcode_t uw_commit(struct undo_writer *w)
 {
 	struct undo_guard *g = w->g;
 	unsigned long long end = w->next_blk * UW_BLK;
@@ -275,6 +203,8 @@ static errcode_t uw_commit(struct undo_writer *w)
 	err = uw_put(w, g->hdr, UH_SIZE, 0);
 	if (!err)
 		err = uw_sync(w);
+	if (!err)
+		w->snap_ok = 0;	/* every mark is in the file now */
 	return err;
 }
 
@@ -347,21 +277,6 @@ static int uw_overlay(struct undo_writer *w, unsigned long long off,
 	return 1;
 }
 
-/* A presave starts the writeback of each UW_KICK bytes of its data as
- * they are written (all that is left when end is set), so that the one
- * fdatasync of its batch finds most of them on the disk: a hint, its
- * failure changes nothing. */
-static void uw_kick(struct undo_writer *w, int end)
-{
-	unsigned long long upto = w->next_blk * UW_BLK;
-
-	if (!w->kick || upto < w->kick + (end ? 1 : UW_KICK))
-		return;
-	sync_file_range(w->g->fd, (off_t)w->kick, (off_t)(upto - w->kick),
-			SYNC_FILE_RANGE_WRITE);
-	w->kick = upto;
-}
-
 /* Appends the old contents of granules [a, a + n) as keys of at most
  * UW_KEYMAX bytes; zeros are left as holes in the undo file. */
 static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
@@ -408,7 +323,6 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 			if (err)
 				return err;
 		}
-		uw_kick(w, 0);
 		key = w->keyb + UW_KEY * (w->nkeys + 1);
 		ug_put64(key, a);
 		ug_put32(key + 8, crc);
@@ -420,11 +334,49 @@ static errcode_t uw_record(struct undo_writer *w, unsigned long long a,
 	return 0;
 }
 
+/* Before the first mark after a commit: the runs as it left them. */
+static errcode_t uw_snap(struct undo_writer *w)
+{
+	struct uw_run *r;
+	size_t cap;
+
+	if (w->snap_ok)
+		return 0;
+	if (w->snapcap < w->nruns) {
+		cap = w->cap;
+		r = realloc(w->snap, cap * sizeof(*r));
+		if (!r)
+			return w->g->err = ENOMEM;
+		w->snap = r;
+		w->snapcap = cap;
+	}
+	if (w->nruns)
+		memcpy(w->snap, w->runs, w->nruns * sizeof(*r));
+	w->nsnap = w->nruns;
+	w->snap_ok = 1;
+	return 0;
+}
+
+/* After a failure: only what a commit made durable counts as saved (the
+ * marks since were never committed, and e2undo would not restore them). */
+static void uw_unsnap(struct undo_writer *w)
+{
+	if (!w->snap_ok)
+		return;
+	if (w->nsnap)
+		memcpy(w->runs, w->snap, w->nsnap * sizeof(*w->runs));
+	w->nruns = w->nsnap;
+	w->snap_ok = 0;
+}
+
 /* Marks granules [a, a + n) saved (runs stay sorted and apart). */
 static errcode_t uw_mark(struct undo_writer *w, size_t i,
 			 unsigned long long a, unsigned long long n)
 {
 	struct uw_run *r;
+
+	if (uw_snap(w))
+		return w->g->err;
 
 	/* i: the first run ending at or after a */
 	if (i > 0 && w->runs[i - 1].start + w->runs[i - 1].len == a) {
@@ -487,7 +439,7 @@ static int uw_saved(const struct undo_writer *w, unsigned long long a,
  * saved yet, uncommitted (*added: some were).  Once the file failed, only
  * blocks it holds already may still change (the MMP block's release),
  * never the superblock, whose copy could not follow. */
-static errcode_t save_range(struct undo_writer *w, unsigned long long off,
+errcode_t uw_save_range(struct undo_writer *w, unsigned long long off,
 			    unsigned long long len, int *added)
 {
 	struct undo_guard *g = w->g;
@@ -499,10 +451,12 @@ static errcode_t save_range(struct undo_writer *w, unsigned long long off,
 		return 0;
 	a = off / w->gran;
 	b = (off + len + w->gran - 1) / w->gran;
-	if (g->err || g->stale)
+	if (g->err || g->stale) {
+		uw_unsnap(w);
 		return g->have_hdr && uw_saved(w, a, b) &&
 		       (off >= SB_OFFSET + SB_SIZE || off + len <= SB_OFFSET) ?
 		       0 : (g->err ? g->err : EIO);
+	}
 	err = uw_start(w);
 	if (err)
 		return err;
@@ -526,17 +480,17 @@ static errcode_t save_range(struct undo_writer *w, unsigned long long off,
 }
 
 /* Before bytes [off, off + len) of the filesystem are written: what they
- * hold saved (save_range), and the file made durable. */
+ * hold saved (uw_save_range), and the file made durable. */
 static errcode_t save_old(struct undo_writer *w, unsigned long long off,
 			  unsigned long long len)
 {
 	int added = 0;
-	errcode_t err = save_range(w, off, len, &added);
+	errcode_t err = uw_save_range(w, off, len, &added);
 
 	return !err && added ? uw_commit(w) : err;
 }
 
-static int cmp_span(const void *a, const void *b)
+int uw_cmp_span(const void *a, const void *b)
 {
 	const struct undo_span *x = a, *y = b;
 
@@ -553,17 +507,27 @@ errcode_t undo_guard_presave(struct undo_guard *g, struct undo_span *sp,
 
 	if (!w || !g->layer)
 		return EXT2_ET_INVALID_ARGUMENT;
-	qsort(sp, n, sizeof(*sp), cmp_span);
+	uw_ahead_join(w);	/* the file is this caller's alone */
+	qsort(sp, n, sizeof(*sp), uw_cmp_span);
 	err = uw_start(w);
-	w->kick = w->next_blk * UW_BLK;
 	for (i = 0; i < n && !err; i++)
-		err = save_range(w, sp[i].off, sp[i].len, &added);
-	if (!err && added) {
-		uw_kick(w, 1);
+		err = uw_save_range(w, sp[i].off, sp[i].len, &added);
+	if (!err && added)
 		err = uw_commit(w);
-	}
-	w->kick = 0;
 	return err;
+}
+
+errcode_t undo_guard_presave_ahead(struct undo_guard *g,
+				   struct undo_span *sp, size_t n)
+{
+	struct undo_writer *w = g ? g->w : NULL;
+	errcode_t err;
+
+	if (!w || !g->layer)
+		return EXT2_ET_INVALID_ARGUMENT;
+	err = uw_ahead_start(w, sp, n);
+	/* no thread to be had: all of it now */
+	return err == EAGAIN ? undo_guard_presave(g, sp, n) : err;
 }
 
 void uw_dev_wrote(struct undo_guard *g)
@@ -572,6 +536,8 @@ void uw_dev_wrote(struct undo_guard *g)
 
 	if (!w || w->dev_left <= 0 || --w->dev_left)
 		return;
+	uw_ahead_stop(w);	/* it commits no more: the file is ours */
+	uw_wait(w);
 	/* a power loss now: what the last fdatasync made durable is left
 	 * (the superblock copy as it is: help apply's window) */
 	if (g->have_hdr) {
@@ -610,13 +576,23 @@ static void follow(struct undo_writer *w, unsigned long long off,
 errcode_t uw_save(struct undo_guard *g, unsigned long long off,
 		  unsigned long long len)
 {
+	/* saved ahead and durable already; or the presave is over */
+	if (uw_ahead_wait(g->w, off, len))
+		return 0;
 	return save_old(g->w, off, len);
 }
 
 void uw_follow(struct undo_guard *g, unsigned long long off,
 	       unsigned long long len, int flushed)
 {
-	follow(g->w, off, len, flushed);
+	struct undo_writer *w = g->w;
+
+	/* the superblock copy is written into the file: the presave (which
+	 * never covers it) first finishes */
+	if (w->ahead && (w->sb_dirty || flushed || !len ||
+			 (off < SB_OFFSET + SB_SIZE && off + len > SB_OFFSET)))
+		uw_ahead_join(w);
+	follow(w, off, len, flushed);
 }
 
 errcode_t uw_begin(struct undo_guard *g)
@@ -689,8 +665,10 @@ errcode_t uw_new(struct undo_guard *g)
 
 void uw_settle(struct undo_guard *g)
 {
-	if (g && g->w)
+	if (g && g->w) {
+		uw_ahead_join(g->w);
 		uw_wait(g->w);
+	}
 }
 
 void uw_free(struct undo_guard *g)
@@ -705,6 +683,7 @@ void uw_free(struct undo_guard *g)
 		close(w->dfd);
 	free(w->abuf);
 	free(w->runs);
+	free(w->snap);
 	free(w->buf);
 	free(w->pre);
 	free(w);
