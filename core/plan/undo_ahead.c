@@ -25,6 +25,12 @@ struct uw_ahead {
 	 * commit made after the device write it follows) */
 	unsigned long long pub_size, pub_keys, pub_key_blk;
 	unsigned char pub_keyb[UW_BLK];
+	/* the apply's side, under E2L_FAULT_DEV_WRITES only: the published
+	 * state the last write let through relied on (let_ok), the one a
+	 * power loss right after it is sure to leave */
+	unsigned long long let_size, let_keys, let_key_blk;
+	unsigned char let_keyb[UW_BLK];
+	int let_ok;
 	unsigned long long step;	/* bytes of spans per commit */
 };
 
@@ -77,7 +83,7 @@ static void *ahead_run(void *arg)
 			if (err || since < step)
 				continue;
 			if (step < a->step)
-				step *= 2;
+				step = step < a->step / 2 ? step * 2 : a->step;
 			if (added)
 				err = uw_commit(w);
 			if (!err)
@@ -131,6 +137,11 @@ errcode_t uw_ahead_start(struct undo_writer *w, struct undo_span *sp,
 	err = uw_start(w);
 	if (err)
 		return err;
+	/* E2L_UNDO_NO_AHEAD=1 (tests that judge one thread's order): the
+	 * presave in the apply's thread, all of it before the first write */
+	ev = getenv("E2L_UNDO_NO_AHEAD");
+	if (ev && *ev == '1')
+		return EAGAIN;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return ENOMEM;
@@ -200,6 +211,13 @@ int uw_ahead_wait(struct undo_writer *w, unsigned long long off,
 	while (a->frontier < off + len && !a->done)
 		pthread_cond_wait(&a->cv, &a->mu);
 	ok = a->frontier >= off + len;
+	if (ok && w->dev_left > 0) {
+		a->let_size = a->pub_size;
+		a->let_keys = a->pub_keys;
+		a->let_key_blk = a->pub_key_blk;
+		memcpy(a->let_keyb, a->pub_keyb, UW_BLK);
+		a->let_ok = 1;
+	}
 	pthread_mutex_unlock(&a->mu);
 	if (!ok)
 		uw_ahead_join(w);
@@ -230,10 +248,16 @@ void uw_ahead_stop(struct undo_writer *w)
 		return;
 	pthread_mutex_lock(&a->mu);
 	a->stop = 1;
-	size = a->pub_size;
-	keys = a->pub_keys;
-	key_blk = a->pub_key_blk;
-	memcpy(keyb, a->pub_keyb, UW_BLK);
+	if (!a->let_ok) {	/* no write went by the published state */
+		a->let_size = a->pub_size;
+		a->let_keys = a->pub_keys;
+		a->let_key_blk = a->pub_key_blk;
+		memcpy(a->let_keyb, a->pub_keyb, UW_BLK);
+	}
+	size = a->let_size;
+	keys = a->let_keys;
+	key_blk = a->let_key_blk;
+	memcpy(keyb, a->let_keyb, UW_BLK);
 	pthread_mutex_unlock(&a->mu);
 	uw_ahead_join(w);
 	/* the durable state is the one the writes were let through on */

@@ -103,7 +103,8 @@ int uw_cmp_span(const void *a, const void *b);
  */
 #define UW_AHEAD_STEP	(16ULL << 20)
 /* Starts saving spans sp[0..n) (sorted, then merged here; not kept):
- * 0 when the thread runs (or all is saved already), else an error. */
+ * 0 when the thread runs (or all is saved already), EAGAIN when there is
+ * no thread to be had (or E2L_UNDO_NO_AHEAD=1), else an error. */
 errcode_t uw_ahead_start(struct undo_writer *w, struct undo_span *sp,
 			 size_t n);
 /* Before bytes [off, off + len) are written: 1 when the presave covers
@@ -115,8 +116,9 @@ int uw_ahead_wait(struct undo_writer *w, unsigned long long off,
 /* The presave finished (all saved, or its error in g->err) and gone. */
 void uw_ahead_join(struct undo_writer *w);
 /* The presave stopped at its next commit and gone (a simulated crash);
- * the writer's durable state put back to the one last published (what
- * the device writes so far were let through on). */
+ * the writer's durable state put back to the published one the last
+ * write let through relied on.  The rest of the writer no longer agrees
+ * with it: only the crash's cut-back and _exit may follow. */
 void uw_ahead_stop(struct undo_writer *w);
 
 #endif
