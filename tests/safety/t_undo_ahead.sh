@@ -11,6 +11,7 @@
 # write finds fewer keys durable than the second (with the presave done
 # before the first write, as before, both find all of them).
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/undolib.sh"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
 stride=1
 case "${E2L_BUILD:-}" in *asan*) stride=2 ;; esac
@@ -18,24 +19,9 @@ E2L_UNDO_AHEAD_STEP=65536
 export E2L_UNDO_AHEAD_STEP
 
 img=$T/a.img
-mke2fs -q -F -t ext4 -b 4096 "$img" 32M >/dev/null 2>&1 || fail "mke2fs"
-# the free space holds old data: a file written and deleted
-head -c 16000000 /dev/urandom > "$T/old"
-debugfs -w -R "write $T/old old" "$img" >/dev/null 2>&1
-debugfs -w -R "rm old" "$img" >/dev/null 2>&1
-rm -f "$T/old"
-i=1
-while [ $i -le 12 ]; do
-	head -c $((200000 + i * 4096)) /dev/urandom > "$T/p$i"
-	echo "write $T/p$i f$i"
-	i=$((i + 1))
-done | debugfs -w "$img" >/dev/null 2>&1
-printf 'rm f%s\n' 1 3 5 7 9 11 | debugfs -w "$img" >/dev/null 2>&1
-cat "$T/p1" "$T/p3" "$T/p5" "$T/p7" "$T/p9" "$T/p11" > "$T/big"
-debugfs -w -R "write $T/big big" "$img" >/dev/null 2>&1
-fsck_clean "$img" || fail "the generated image is not clean"
-n=$(debugfs -R "ex /big" "$img" 2>/dev/null | grep -c ' - .* - ')
-[ "$n" -ge 3 ] || fail "/big is in only $n extents"
+# the free space holds old data; /big in pieces over it
+oldpieces "$img" 16000000 200000 4096
+bigfile "$img" big 3 1 3 5 7 9 11
 
 keys_of() {
 	e2undo -h "$1" "$T/c.img" 2>/dev/null | awk -F'\t' '/^nr keys/ {print $2}'
@@ -93,22 +79,7 @@ done
 echo "ok: the first write found $keys1 keys durable, the second $keys2: the presave ran ahead"
 
 # the undo file's filesystem full at each of its writes after the header
-k=3; n=0
-while [ $k -le 400 ]; do
-	cp --sparse=always "$img" "$T/c.img"
-	rm -f "$T/u.e2undo"
-	E2L_FAULT_UNDO_WRITES=$k "$E2LAYOUT" -w -R "defrag /big --undo $T/u.e2undo" \
-		"$T/c.img" > "$T/out" 2>&1 && break
-	grep -q "No space left on device while applying the plan" "$T/out" ||
-		{ cat "$T/out"; fail "undo write $k: no message about the failure"; }
-	grep -qF "records every block written before the failure" "$T/out" ||
-		{ cat "$T/out"; fail "undo write $k: the message does not say the file restores"; }
-	e2undo "$T/u.e2undo" "$T/c.img" > "$T/undo.out" 2>&1 ||
-		{ cat "$T/undo.out"; fail "undo write $k: e2undo refused"; }
-	cmp -s "$T/c.img" "$img" || fail "undo write $k: not restored byte for byte"
-	n=$((n + 1)); k=$((k + stride))
-done
-[ $k -le 400 ] || fail "the apply never completed under E2L_FAULT_UNDO_WRITES"
-[ $n -ge 10 ] || fail "only $n undo write failures before the apply completed"
-echo "ok: a full undo filesystem at $n writes (every $stride), the presave's included: said so, and restored exactly"
+undo_full_sweep "$img" $stride
+[ $sweep_n -ge 10 ] || fail "only $sweep_n undo write failures before the apply completed"
+echo "ok: a full undo filesystem at $sweep_n writes (every $stride), the presave's included: said so, and restored exactly"
 exit 0

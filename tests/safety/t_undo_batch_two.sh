@@ -8,32 +8,16 @@
 # leaves it), is restored byte for byte by plain e2undo of the second file
 # and then the first.
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/undolib.sh"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
 stride=1
 case "${E2L_BUILD:-}" in *asan*) stride=2 ;; esac
 
 img=$T/two.img
-mke2fs -q -F -t ext4 -b 4096 "$img" 32M >/dev/null 2>&1 || fail "mke2fs"
-# the free space first holds old data: a file written and deleted
-head -c 12000000 /dev/urandom > "$T/old"
-debugfs -w -R "write $T/old old" "$img" >/dev/null 2>&1
-debugfs -w -R "rm old" "$img" >/dev/null 2>&1
-i=1
-while [ $i -le 12 ]; do
-	head -c $((200000 + i * 4096)) /dev/urandom > "$T/p$i"
-	echo "write $T/p$i f$i"
-	i=$((i + 1))
-done | debugfs -w "$img" >/dev/null 2>&1
-printf 'rm f%s\n' 1 3 5 7 9 11 | debugfs -w "$img" >/dev/null 2>&1
-cat "$T/p1" "$T/p3" "$T/p5" > "$T/big"
-cat "$T/p7" "$T/p9" "$T/p11" > "$T/big2"
-debugfs -w -R "write $T/big big" "$img" >/dev/null 2>&1
-debugfs -w -R "write $T/big2 big2" "$img" >/dev/null 2>&1
-fsck_clean "$img" || fail "the generated image is not clean"
-for f in big big2; do
-	n=$(debugfs -R "ex /$f" "$img" 2>/dev/null | grep -c ' - .* - ')
-	[ "$n" -ge 2 ] || fail "/$f is in only $n extents"
-done
+# the free space first holds old data; two files in pieces over it
+oldpieces "$img" 12000000 200000 4096
+bigfile "$img" big 2 1 3 5
+bigfile "$img" big2 2 7 9 11
 
 printf 'defrag /big --undo %s\ndefrag /big2 --undo %s\n' \
 	"$T/u1.e2undo" "$T/u2.e2undo" > "$T/session"

@@ -8,6 +8,7 @@
 # that nothing was written (before the header) or that the file still
 # restores.
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/undolib.sh"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
 stride=1
 case "${E2L_BUILD:-}" in *asan*) stride=3 ;; esac
@@ -74,22 +75,7 @@ done
 # Full part-way, at every later write of the undo file until the apply
 # completes: the write that needed it is not made, apply says the file
 # still restores, and it does.
-k=3; n=0
-while [ $k -le 400 ]; do
-	cp --sparse=always "$T/e4.img" "$T/c.img"
-	rm -f "$T/u.e2undo"
-	E2L_FAULT_UNDO_WRITES=$k "$E2LAYOUT" -w -R "defrag /big --undo $T/u.e2undo" \
-		"$T/c.img" > "$T/out" 2>&1 && break
-	grep -q "No space left on device while applying the plan" "$T/out" ||
-		{ cat "$T/out"; fail "undo write $k: no message about the failure"; }
-	grep -qF "records every block written before the failure: \`e2undo $T/u.e2undo $T/c.img\`" "$T/out" ||
-		{ cat "$T/out"; fail "undo write $k: the message does not say the file restores"; }
-	e2undo "$T/u.e2undo" "$T/c.img" > "$T/undo.out" 2>&1 ||
-		{ cat "$T/undo.out"; fail "undo write $k: e2undo refused"; }
-	cmp -s "$T/c.img" "$T/e4.img" || fail "undo write $k: not restored byte for byte"
-	n=$((n + 1)); k=$((k + stride))
-done
-[ $k -le 400 ] || fail "the apply never completed under E2L_FAULT_UNDO_WRITES"
-[ $n -ge 5 ] || fail "only $n undo write failures before the apply completed"
-echo "ok: a full undo filesystem at $n writes part-way (every $stride): said so, and restored exactly"
+undo_full_sweep "$T/e4.img" $stride
+[ $sweep_n -ge 5 ] || fail "only $sweep_n undo write failures before the apply completed"
+echo "ok: a full undo filesystem at $sweep_n writes part-way (every $stride): said so, and restored exactly"
 exit 0

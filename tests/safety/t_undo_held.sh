@@ -8,6 +8,7 @@
 # is never written while records are not durable (as t_undo_order), and
 # e2undo restores it byte for byte.
 . "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/../lib/undolib.sh"
 command -v strace >/dev/null 2>&1 || skip "strace is not installed"
 command -v e2undo >/dev/null 2>&1 || skip "e2undo is not installed: no oracle"
 
@@ -69,22 +70,8 @@ held() {
 
 # a file in six extents over blocks that held data before, on ext4 (the
 # defrag's bitmaps, descriptors and inode go through the journal)
-mke2fs -q -F -t ext4 -b 4096 "$T/f.img" 32M >/dev/null 2>&1 || fail "mke2fs"
-head -c 12000000 /dev/urandom > "$T/fill"
-debugfs -w -R "write $T/fill fill" "$T/f.img" >/dev/null 2>&1
-debugfs -w -R "rm fill" "$T/f.img" >/dev/null 2>&1
-i=1
-while [ $i -le 12 ]; do
-	head -c 300000 /dev/urandom > "$T/p$i"
-	echo "write $T/p$i f$i"
-	i=$((i + 1))
-done | debugfs -w "$T/f.img" >/dev/null 2>&1
-printf 'rm f%s\n' 1 3 5 7 9 11 | debugfs -w "$T/f.img" >/dev/null 2>&1
-cat "$T/p1" "$T/p3" "$T/p5" "$T/p7" "$T/p9" "$T/p11" > "$T/big"
-debugfs -w -R "write $T/big big" "$T/f.img" >/dev/null 2>&1
-fsck_clean "$T/f.img" || fail "the generated image is not clean"
-n=$(debugfs -R "ex /big" "$T/f.img" 2>/dev/null | grep -c ' - .* - ')
-[ "$n" -ge 3 ] || fail "/big is in only $n extents"
+oldpieces "$T/f.img" 12000000 300000 0
+bigfile "$T/f.img" big 3 1 3 5 7 9 11
 held "$T/f.img" "defrag /big"
 cp "$E2L_IMAGES/ext4.img" "$T/j.img"
 held "$T/j.img" "journal_relocate --start"
