@@ -91,6 +91,17 @@ errcode_t uw_save_range(struct undo_writer *w, unsigned long long off,
 			unsigned long long len, int *added);
 /* The records so far become what the file restores; then durable. */
 errcode_t uw_commit(struct undo_writer *w);
+/* undo_runs.c: granules [a, a + n) marked saved, i the first run ending
+ * at or after a (runs stay sorted and apart; the runs as the last commit
+ * left them are kept first); after a failure, only what the last commit
+ * made durable counts (uw_unsnap); the first run that ends after granule
+ * a; whether granules [a, b) are all saved. */
+errcode_t uw_mark(struct undo_writer *w, size_t i, unsigned long long a,
+		  unsigned long long n);
+void uw_unsnap(struct undo_writer *w);
+size_t uw_find(const struct undo_writer *w, unsigned long long a);
+int uw_saved(const struct undo_writer *w, unsigned long long a,
+	     unsigned long long b);
 /* qsort's order of struct undo_span: by offset. */
 int uw_cmp_span(const void *a, const void *b);
 
