@@ -209,8 +209,8 @@ if want relocate; then
 	pair relocate "journal relocate ($J_MIB MiB journal)" \
 		"-G 512, $JFRAG_HOW" 2 "<= 2x" "$RELOC" "dd $J_MIB MiB" \
 		"dd if=$COPY of=$COPY bs=1M count=$J_MIB skip=$skip seek=$seek conv=notrunc,fsync status=none" \
-		"cp --sparse=always $JFRAG $COPY" \
-		"a fresh copy each run; dd with fsync; e2layout ran: $(echo "$RELOC" |
+		"cp --sparse=always $JFRAG $COPY; sync" \
+		"a fresh copy each run, synced before it; dd with fsync; e2layout ran: $(echo "$RELOC" |
 		 sed "s|$E2L|e2layout|; s|$COPY|COPY|")"
 	if [ "${AVAIL[relocate]}" = ok ]; then
 		cp --sparse=always "$JFRAG" "$COPY"
@@ -229,11 +229,15 @@ fi
 undo_pair() {	# ID OPERATION IMAGE_DESC IMG REQUEST
 	local id=$1 op=$2 desc=$3 img=$4 req=$5 note
 	local copy=$W/$id.copy.img undo=$W/$id.e2undo
-	local prep="cp --sparse=always $img $copy; rm -f $undo"
+	# synced: the copy's dirty pages (and, on a discard mount, the
+	# discards of the last run's removed files) would otherwise be
+	# written back inside the timed apply's fsync, a cost of the
+	# preparation that made both sides look alike
+	local prep="cp --sparse=always $img $copy; rm -f $undo; sync"
 	pair "$id" "$op" "$desc" 1.5 "<= 1.5x" \
 		"$E2L -w -R '$req --undo $undo' $copy" "the same, --no-undo" \
 		"$E2L -w -R '$req --no-undo' $copy" "$prep" \
-		"a fresh copy each run; e2layout ran: e2layout -w -R '$req --undo FILE' COPY"
+		"a fresh copy each run, synced before it; e2layout ran: e2layout -w -R '$req --undo FILE' COPY"
 	if [ "${AVAIL[$id]}" = ok ]; then
 		sh -c "$prep"
 		sh -c "$E2L -w -R '$req --undo $undo' $copy" >/dev/null 2>&1
