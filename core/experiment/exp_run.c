@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The one process-wide flag a signal handler may set. */
@@ -154,6 +155,31 @@ static errcode_t hook(struct ctx *x, const char *phase,
 }
 
 /* One run of side sd: copy, mount, measure, take down, count. */
+
+/*
+ * jbd2 counts a commit in /proc/fs/jbd2/DEV/info only after the commit's
+ * jbd2_run_stats event has fired: read right after the workload's syncfs,
+ * the count can lag the traced one by the last commit. Wait for the count
+ * to reach what the trace saw, re-reading every millisecond, for at most
+ * 100 ms (a count that never gets there is reported as it is).
+ */
+static void jbd2_settle(const char *devname, struct exp_counters *c,
+			unsigned long long c0)
+{
+	struct timespec ms = { 0, 1000000 };
+	unsigned long long n;
+	double us;
+	int i;
+
+	for (i = 0; i < 100 && c->jbd2_commits < c->jbd2_traced_commits;
+	     i++) {
+		nanosleep(&ms, NULL);
+		if (expt_jbd2_info(devname, &n, &us))
+			return;
+		c->jbd2_commits = n - c0;
+		c->jbd2_commit_us = us;
+	}
+}
 static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 			 struct exp_run *run)
 {
@@ -221,10 +247,6 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 		}
 		close(fd);
 	}
-	if (run->c.have_jbd2 && !expt_jbd2_info(x->st.devname, &c1, &us)) {
-		run->c.jbd2_commits = c1 - c0;
-		run->c.jbd2_commit_us = us;
-	}
 	if (tracing) {
 		terr = expt_end(x->tr, &run->c, &reqs, &nreqs, why2,
 				sizeof(why2));
@@ -232,6 +254,12 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 			err = terr;
 			snprintf(x->why, sizeof(x->why), "%s", why2);
 		}
+	}
+	if (run->c.have_jbd2 && !expt_jbd2_info(x->st.devname, &c1, &us)) {
+		run->c.jbd2_commits = c1 - c0;
+		run->c.jbd2_commit_us = us;
+		if (tracing)
+			jbd2_settle(x->st.devname, &run->c, c0);
 	}
 	if (!err)
 		err = hook(x, "after", sd, run->index);

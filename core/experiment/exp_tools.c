@@ -402,6 +402,13 @@ int expw_parse_dbench(const char *text, struct exp_run *run, char *why,
 			 "MB/sec\" line");
 		return -1;
 	}
+	/* dbench prints "Throughput 0 MB/sec" when its clients failed
+	 * (a missing loadfile, a full filesystem): not a measurement */
+	if (!(mb > 0)) {
+		snprintf(why, len, "dbench measured nothing (\"Throughput "
+			 "%g MB/sec\"): a failed run, not counted", mb);
+		return -1;
+	}
 	expw_metric(run, "mb_per_second", mb, 1);
 	l = strstr(p, "max_latency=");
 	if (l && sscanf(l, "max_latency=%lf", &lat) == 1)

@@ -155,6 +155,12 @@ static void t_dbench(void **state)
 	assert_int_equal(expw_parse_dbench("Throughput lots", &r, why,
 					   sizeof(why)), -1);
 	assert_int_equal(expw_parse_dbench(NULL, &r, why, sizeof(why)), -1);
+	/* what dbench prints when its clients failed */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(expw_parse_dbench("Throughput 0 MB/sec  1 clients  "
+		"1 procs  max_latency=0.000 ms\n", &r, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "measured nothing"));
+	assert_null(find(&r, "mb_per_second"));
 }
 
 /* A histogram trigger's "hist" file, as the kernel prints it. */
