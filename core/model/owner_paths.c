@@ -2,6 +2,7 @@
  * walk of the tree that carries every directory's path down with it. */
 #include "owner.h"
 #include "crc32c_fast.h"
+#include "dir_batch.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -397,12 +398,16 @@ static int lazy_csum_ok(void)
 }
 
 /* The walk: from the root, depth first, until every wanted inode is found
- * or the tree is done. */
+ * or the tree is done; each directory's blocks read a stretch at a time
+ * (dir_batch.c). */
 static void walk(struct pathfind *pf)
 {
 	int keep = pf->fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	struct dir_batch *batch;
 	struct pnode *p;
 
+	/* without the layer (no memory) the walk reads block by block */
+	(void)dir_batch_begin(pf->fs, &batch);
 	pf->lazy_csum = lazy_csum_ok();
 	if (pf->lazy_csum)
 		pf->fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
@@ -411,6 +416,7 @@ static void walk(struct pathfind *pf)
 		pf->cur = p;
 		pf->curpath = NULL;
 		pf->checked = pf->bad = 0;
+		dir_batch_dir(batch, pf->fs, p->ino);
 		ext2fs_dir_iterate2(pf->fs, p->ino, DIRENT_FLAG_INCLUDE_EMPTY,
 				    NULL, pf_entry, pf);
 		free(pf->curpath);
@@ -419,6 +425,7 @@ static void walk(struct pathfind *pf)
 	}
 	while (pf->sn)
 		pnode_put(pf->stack[--pf->sn]);
+	dir_batch_end(batch, pf->fs);
 	if (!keep)
 		pf->fs->flags &= ~EXT2_FLAG_IGNORE_CSUM_ERRORS;
 }
