@@ -412,6 +412,11 @@ struct owner_index {
 	int files_sorted;		/* files sorted (on first query) */
 	int rafd;			/* the device, for readahead, or -1 */
 	dgrp_t ra_next;			/* first group not yet advised */
+	/* bytes of used inode table asked for (groups < ra_next) and passed
+	 * by the scan (groups < ra_passed): their difference is how far
+	 * ahead the readahead runs */
+	unsigned long long ra_asked, ra_done;
+	dgrp_t ra_passed;
 	/* inodes with an extent tree deeper than i_block, walked in batches
 	 * after their tree blocks have been asked for (owner_scan.c) */
 	char *defer_buf;

@@ -95,38 +95,72 @@ static errcode_t next_inode(ext2_filsys fs, struct owner_index *idx,
 	return err;
 }
 
-#define RA_GROUPS 16	/* groups whose inode tables are asked for ahead */
+#define RA_GROUPS 16		/* groups asked for ahead, at least */
+#define RA_BYTES (8ULL << 20)	/* and at least this much of their tables, */
+#define RA_GROUPS_MAX 4096	/* unless this many groups hold less */
+#define RA_GAP (64U << 10)	/* tables this close: asked for in one call */
+
+/* The in-use part of group g's inode table: its offset and length (0: no
+ * inode in use, or no table). */
+static unsigned long long table_used(ext2_filsys fs, dgrp_t g,
+				     unsigned long long *off)
+{
+	ext2_ino_t ipg = fs->super->s_inodes_per_group;
+	unsigned long long used = ipg;
+
+	*off = (unsigned long long)ext2fs_inode_table_loc(fs, g) *
+	       fs->blocksize;
+	if (ext2fs_has_group_desc_csum(fs)) {
+		if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
+			return 0;
+		if (ext2fs_bg_itable_unused(fs, g) < ipg)
+			used -= ext2fs_bg_itable_unused(fs, g);
+	}
+	return *off ? used * EXT2_INODE_SIZE(fs->super) : 0;
+}
 
 /*
  * Asks the kernel to start reading the used part of the inode tables of
- * the next groups while this one is walked (a cold cache then overlaps
- * I/O with the walk; a warm one pays one cheap call per group).
+ * the groups ahead of the one being walked (a cold cache then overlaps
+ * I/O with the walk; a warm one pays one cheap call a stretch): at least
+ * RA_GROUPS groups and RA_BYTES of tables ahead, so that groups of few
+ * inodes each (a 2 TiB filesystem of 16,384 groups, 61 files a group)
+ * still keep the disk busy; tables next to each other (flex_bg) in one
+ * call.
  */
 static void scan_readahead(ext2_filsys fs, struct owner_index *idx)
 {
 	ext2_ino_t ipg = fs->super->s_inodes_per_group;
 	dgrp_t cur = ipg ? idx->last_ino / ipg : 0, g;
-	unsigned isize = EXT2_INODE_SIZE(fs->super);
-	unsigned long long used, off, len;
+	unsigned long long off, len, poff = 0, plen = 0;
 
 	if (idx->rafd < 0 || idx->porder)
 		return;		/* an ordered probe reads few groups */
-	for (g = idx->ra_next; g < fs->group_desc_count && g <= cur + RA_GROUPS;
-	     g++) {
-		used = ipg;
-		if (ext2fs_has_group_desc_csum(fs)) {
-			if (ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT))
-				continue;
-			if (ext2fs_bg_itable_unused(fs, g) < ipg)
-				used -= ext2fs_bg_itable_unused(fs, g);
-		}
-		off = (unsigned long long)ext2fs_inode_table_loc(fs, g) *
-		      fs->blocksize;
-		len = used * isize;
-		if (!off || !len)
+	for (; idx->ra_passed < cur && idx->ra_passed < idx->ra_next;
+	     idx->ra_passed++)
+		idx->ra_done += table_used(fs, idx->ra_passed, &off);
+	for (g = idx->ra_next; g < fs->group_desc_count; g++) {
+		if (g > cur + RA_GROUPS &&
+		    (idx->ra_asked - idx->ra_done >= RA_BYTES ||
+		     g > cur + RA_GROUPS_MAX))
+			break;
+		len = table_used(fs, g, &off);
+		if (!len)
 			continue;
-		posix_fadvise(idx->rafd, off, len, POSIX_FADV_WILLNEED);
+		idx->ra_asked += len;
+		if (plen && off >= poff + plen && off - (poff + plen) <= RA_GAP) {
+			plen = off + len - poff;
+			continue;
+		}
+		if (plen)
+			posix_fadvise(idx->rafd, (off_t)poff, (off_t)plen,
+				      POSIX_FADV_WILLNEED);
+		poff = off;
+		plen = len;
 	}
+	if (plen)
+		posix_fadvise(idx->rafd, (off_t)poff, (off_t)plen,
+			      POSIX_FADV_WILLNEED);
 	idx->ra_next = g;
 }
 
