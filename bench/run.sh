@@ -226,8 +226,8 @@ fi
 # with --no-undo on fresh copies of the same image, and once more with the
 # undo file, which the real e2undo must turn back into the image byte for
 # byte.
-undo_pair() {	# ID OPERATION IMAGE_DESC IMG REQUEST
-	local id=$1 op=$2 desc=$3 img=$4 req=$5 note
+undo_pair() {	# ID OPERATION IMAGE_DESC IMG REQUEST [SAVED_MIB]
+	local id=$1 op=$2 desc=$3 img=$4 req=$5 saved=${6:-} note
 	local copy=$W/$id.copy.img undo=$W/$id.e2undo
 	# synced: the copy's dirty pages (and, on a discard mount, the
 	# discards of the last run's removed files) would otherwise be
@@ -252,6 +252,21 @@ undo_pair() {	# ID OPERATION IMAGE_DESC IMG REQUEST
 		echo "  $note"
 	fi
 	rm -f "$copy" "$undo"
+	[ -n "$saved" ] || return 0
+	# When the plan overwrites SAVED_MIB of old data, the undo file must
+	# hold those bytes: on a disk that the apply keeps busy writing, the
+	# undo side writes twice the bytes and the ratio above cannot fall
+	# far below 2x.  What the undo costs beyond its bytes is measured
+	# against the apply without an undo file followed by a sequential
+	# write of SAVED_MIB (O_DIRECT, fsync): the same bytes on the disk.
+	local fl=$W/$id.floor.bin
+	pair "${id}_floor" "$op: against its bytes" "$desc" 1.1 "<= 1.1x" \
+		"$E2L -w -R '$req --undo $undo' $copy" \
+		"no undo file, then dd $saved MiB" \
+		"$E2L -w -R '$req --no-undo' $copy && dd if=$copy of=$fl bs=1M count=$saved oflag=direct conv=fsync status=none" \
+		"$prep; rm -f $fl" \
+		"a fresh copy each run, synced before it; the peer writes the bytes the undo file saves as one sequential O_DIRECT file"
+	rm -f "$copy" "$undo" "$fl"
 }
 if want undo; then
 	: > "$W/undo.note"
@@ -262,7 +277,7 @@ if want undo; then
 		"defrag /big"
 	undo_pair undo_defrag_old "defrag /big, into blocks holding old data" \
 		"$U_SIZE ext4, ${UOHOW:-(cached image)}" "$BDIR/undofrag_old.img" \
-		"defrag /big"
+		"defrag /big" "$UO_MIB"
 	undo_pair undo_relocate "journal relocate ($J_MIB MiB journal)" \
 		"-G 512, ${JFRAG_HOW:-(cached image)}" "$JFRAG" "journal relocate"
 fi
