@@ -371,8 +371,7 @@ unsigned long owner_absent_inodes(const struct session *s)
 }
 
 static void readahead_dirs(struct session *s,
-			   const struct owner_index *idx,
-			   const struct owner_filefrag *files, size_t n);
+			   const struct owner_index *idx);
 
 /* Scans keeping only directory runs (for readahead before the path walk),
  * remembering the top worst files. */
@@ -430,7 +429,7 @@ errcode_t owner_frag_get(struct session *s, size_t top, int readahead,
 	if (out->n)
 		owner_top_sort(out->files, idx->nfrag);
 	if (readahead)
-		readahead_dirs(s, idx, out->files, out->n);
+		readahead_dirs(s, idx);
 	owner_index_free(own);
 	return 0;
 }
@@ -505,29 +504,17 @@ errcode_t owner_class_counts_row(struct session *s, blk64_t first,
 	return 0;
 }
 
-/* Asks for the directory blocks idx knows (up to 64 MiB, owner_dirs.c):
- * with files, those a walk for their paths reads first. */
-static void readahead_dirs(struct session *s, const struct owner_index *idx,
-			   const struct owner_filefrag *files, size_t n)
+/* Asks for the directory blocks idx knows (up to 64 MiB, owner_dirs.c). */
+static void readahead_dirs(struct session *s, const struct owner_index *idx)
 {
-	ext2_ino_t *want = NULL;
-	size_t i;
-
-	if (!idx->complete)
-		return;
-	if (files && n)
-		want = malloc(n * sizeof(*want));
-	for (i = 0; want && i < n; i++)
-		want[i] = files[i].ino;
-	/* short of memory: every directory asked for, as without files */
-	owner_dirs_ask_files(s->fs, s->device, idx, want, want ? n : 0);
-	free(want);
+	if (idx->complete)
+		owner_dirs_ask_files(s->fs, s->device, idx);
 }
 
 void owner_readahead_dirs(struct session *s)
 {
 	if (s->owners)
-		readahead_dirs(s, s->owners, NULL, 0);
+		readahead_dirs(s, s->owners);
 }
 
 void owner_index_free(struct owner_index *idx)

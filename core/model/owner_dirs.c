@@ -134,75 +134,8 @@ static int gather_dir(const struct orun *r, void *arg)
 	return !c->left;
 }
 
-static int ino_cmp(const void *a, const void *b)
-{
-	ext2_ino_t x = *(const ext2_ino_t *)a, y = *(const ext2_ino_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The place of the last of v[0..n) (sorted) at or below ino, or n. */
-static size_t at_or_below(const ext2_ino_t *v, size_t n, ext2_ino_t ino)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] <= ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : n;
-}
-
-/*
- * Keeps in v[0..*n) (block order) the runs of the directories the walk
- * for want[0..nwant) looks in first: the root and, for each wanted inode,
- * the directory numbered nearest below it (owner_paths.c walks those
- * first).  Nothing is dropped when memory is short (advice only).
- */
-static void keep_likely(struct orun *v, size_t *n, const ext2_ino_t *want,
-			size_t nwant)
-{
-	ext2_ino_t *d = malloc((*n ? *n : 1) * sizeof(*d));
-	unsigned char *mark;
-	size_t i, nd = 0, k, out = 0;
-
-	if (!d)
-		return;
-	for (i = 0; i < *n; i++)
-		d[i] = v[i].ino;
-	qsort(d, *n, sizeof(*d), ino_cmp);
-	for (i = 0; i < *n; i++)
-		if (!nd || d[nd - 1] != d[i])
-			d[nd++] = d[i];
-	mark = calloc(nd ? nd : 1, 1);
-	if (!mark) {
-		free(d);
-		return;
-	}
-	k = at_or_below(d, nd, EXT2_ROOT_INO);
-	if (k < nd && d[k] == EXT2_ROOT_INO)
-		mark[k] = 1;
-	for (i = 0; i < nwant; i++) {
-		k = at_or_below(d, nd, want[i]);
-		if (k < nd)
-			mark[k] = 1;
-	}
-	for (i = 0; i < *n; i++) {
-		k = at_or_below(d, nd, v[i].ino);
-		if (k < nd && mark[k])
-			v[out++] = v[i];
-	}
-	*n = out;
-	free(mark);
-	free(d);
-}
-
 void owner_dirs_ask_files(ext2_filsys fs, const char *device,
-			  const struct owner_index *idx,
-			  const ext2_ino_t *want, size_t nwant)
+			  const struct owner_index *idx)
 {
 	struct files_ctx c = {.left = FILES_BUDGET / fs->blocksize};
 	struct fs_ra ra;
@@ -213,8 +146,6 @@ void owner_dirs_ask_files(ext2_filsys fs, const char *device,
 	if (ra.fd < 0)
 		return;
 	fpack_each(&idx->files, gather_dir, &c);
-	if (want && !c.short_mem)
-		keep_likely(c.v.v, &c.v.n, want, nwant);
 	v = c.v.v;
 	n = c.v.n;
 	/* short of memory: what was gathered, unsampled (advice only) */

@@ -507,12 +507,9 @@ void owner_dirs_ask(ext2_filsys fs, const char *device,
 void owner_dirs_free(struct owner_index *idx);
 /* The directory blocks of a complete scan's file runs (idx->files), up to
  * 64 MiB, asked for in the runs' order; nothing when a sample of them is
- * in the page cache.  With want (sorted or not), only the root's and,
- * for each wanted inode, those of the directory numbered nearest below
- * it: the ones a walk for them reads first. */
+ * in the page cache. */
 void owner_dirs_ask_files(ext2_filsys fs, const char *device,
-			  const struct owner_index *idx,
-			  const ext2_ino_t *want, size_t nwant);
+			  const struct owner_index *idx);
 
 /* Keeps one walked run as idx->keep says. */
 errcode_t owner_keep_run(struct owner_index *idx, const struct orun *r);

@@ -14,8 +14,6 @@
 struct pnode {
 	struct pnode *up;	/* NULL: the root */
 	ext2_ino_t ino;
-	ext2_ino_t key;		/* to the nearest wanted inode above ino */
-	size_t seq;		/* its place in the order it was met */
 	unsigned refs;
 	unsigned len;
 	char name[];
@@ -49,7 +47,7 @@ struct pathfind {
 	 * the tree (libext2fs's bitmap calls were a fifth of the walk) */
 	uint64_t *seen, *wanted;
 	struct pnode **stack;
-	size_t sn, scap, pushed;
+	size_t sn, scap;
 	struct pnode *cur;
 	char *curpath;			/* cur's path, once asked for */
 	size_t curlen;			/* its length ("/": 0) */
@@ -261,25 +259,6 @@ static int pf_found(struct pathfind *pf, ext2_ino_t ino,
 	return 1;
 }
 
-/*
- * How far ino lies below the nearest wanted inode at or above it (-1:
- * none): a directory's files are mostly made after it, near it (the same
- * group), so a small distance is a likely parent.
- */
-static ext2_ino_t want_near(const struct pathfind *pf, ext2_ino_t ino)
-{
-	size_t lo = 0, hi = pf->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pf->want[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < pf->n ? pf->want[lo].ino - ino : (ext2_ino_t)-1;
-}
-
 /* Pushes subdirectory ino (entry d of pf->cur) to be walked. */
 static int pf_push(struct pathfind *pf, ext2_ino_t ino,
 		   const struct ext2_dir_entry *d)
@@ -301,8 +280,6 @@ static int pf_push(struct pathfind *pf, ext2_ino_t ino,
 		return 0;
 	p->up = pf->cur;
 	p->ino = ino;
-	p->key = want_near(pf, ino);
-	p->seq = pf->pushed++;
 	p->refs = 1;
 	p->len = len;
 	memcpy(p->name, d->name, len);
@@ -420,35 +397,7 @@ static int lazy_csum_ok(void)
 #endif
 }
 
-/* Stack order: the likeliest parent (the smallest key) last, on top; keys
- * alike keep the order they were met in. */
-static int pnode_cmp(const void *a, const void *b)
-{
-	const struct pnode *x = *(struct pnode *const *)a;
-	const struct pnode *y = *(struct pnode *const *)b;
-
-	if (x->key != y->key)
-		return x->key > y->key ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The subdirectories one directory pushed, stack[base..sn): the one
- * nearest below a wanted inode walked first (a few wanted files in a big
- * tree are then found after a few directories, not most of them). */
-static void order_pushed(struct pathfind *pf, size_t base)
-{
-	size_t i;
-
-	for (i = base + 1; i < pf->sn; i++)
-		if (pf->stack[i]->key != pf->stack[base]->key)
-			break;
-	if (i < pf->sn)
-		qsort(pf->stack + base, pf->sn - base, sizeof(*pf->stack),
-		      pnode_cmp);
-}
-
-/* The walk: from the root, depth first (each directory's subdirectories
- * nearest below a wanted inode first), until every wanted inode is found
+/* The walk: from the root, depth first, until every wanted inode is found
  * or the tree is done; each directory's blocks read a stretch at a time
  * (dir_batch.c). */
 static void walk(struct pathfind *pf)
@@ -456,7 +405,6 @@ static void walk(struct pathfind *pf)
 	int keep = pf->fs->flags & EXT2_FLAG_IGNORE_CSUM_ERRORS;
 	struct dir_batch *batch;
 	struct pnode *p;
-	size_t base;
 
 	/* without the layer (no memory) the walk reads block by block */
 	(void)dir_batch_begin(pf->fs, &batch);
@@ -469,11 +417,8 @@ static void walk(struct pathfind *pf)
 		pf->curpath = NULL;
 		pf->checked = pf->bad = 0;
 		dir_batch_dir(batch, pf->fs, p->ino);
-		base = pf->sn;
 		ext2fs_dir_iterate2(pf->fs, p->ino, DIRENT_FLAG_INCLUDE_EMPTY,
 				    NULL, pf_entry, pf);
-		if (pf->left)
-			order_pushed(pf, base);
 		free(pf->curpath);
 		pf->curpath = NULL;
 		pnode_put(p);
