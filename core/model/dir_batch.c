@@ -224,7 +224,8 @@ void dir_batch_dir(struct dir_batch *b, ext2_filsys fs, ext2_ino_t dir)
 	if (ext2fs_block_iterate3(fs, dir, BLOCK_FLAG_READ_ONLY |
 				  BLOCK_FLAG_DATA_ONLY, NULL, add_block, b))
 		b->nruns = 0;
-	qsort(b->runs, b->nruns, sizeof(*b->runs), run_cmp);
+	if (b->nruns > 1)	/* none: runs may still be NULL */
+		qsort(b->runs, b->nruns, sizeof(*b->runs), run_cmp);
 }
 
 void dir_batch_end(struct dir_batch *b, ext2_filsys fs)
