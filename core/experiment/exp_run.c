@@ -154,32 +154,34 @@ static errcode_t hook(struct ctx *x, const char *phase,
 	return expw_spawn(argv, x->st.mnt, out, x->why, sizeof(x->why));
 }
 
-/* One run of side sd: copy, mount, measure, take down, count. */
-
 /*
- * jbd2 counts a commit in /proc/fs/jbd2/DEV/info only after the commit's
+ * The run's jbd2 commits from /proc/fs/jbd2/DEV/info (c0: the count
+ * before it).  jbd2 counts a commit there only after the commit's
  * jbd2_run_stats event has fired: read right after the workload's syncfs,
- * the count can lag the traced one by the last commit. Wait for the count
- * to reach what the trace saw, re-reading every millisecond, for at most
- * 100 ms (a count that never gets there is reported as it is).
+ * the count can lag the traced one by the last commit.  With wait, the
+ * count is re-read every millisecond until it reaches what the trace saw,
+ * for at most 100 ms (a count that never gets there is reported as it
+ * is).  Left as it was when /proc cannot be read.
  */
-static void jbd2_settle(const char *devname, struct exp_counters *c,
-			unsigned long long c0)
+static void jbd2_count(const char *devname, struct exp_counters *c,
+		       unsigned long long c0, int wait)
 {
 	struct timespec ms = { 0, 1000000 };
 	unsigned long long n;
 	double us;
 	int i;
 
-	for (i = 0; i < 100 && c->jbd2_commits < c->jbd2_traced_commits;
-	     i++) {
-		nanosleep(&ms, NULL);
-		if (expt_jbd2_info(devname, &n, &us))
-			return;
+	for (i = 0; !expt_jbd2_info(devname, &n, &us); i++) {
 		c->jbd2_commits = n - c0;
 		c->jbd2_commit_us = us;
+		if (!wait || i == 100 ||
+		    c->jbd2_commits >= c->jbd2_traced_commits)
+			return;
+		nanosleep(&ms, NULL);
 	}
 }
+
+/* One run of side sd: copy, mount, measure, take down, count. */
 static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 			 struct exp_run *run)
 {
@@ -187,7 +189,7 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 	struct exp_workload wl;		/* this side's */
 	struct expt_req *reqs = NULL;
 	struct owner_run *post = NULL;
-	unsigned long long c0 = 0, c1 = 0;
+	unsigned long long c0 = 0;
 	char dir[PATH_MAX + 32], tool[PATH_MAX + 16], why2[PATH_MAX + 512];
 	size_t nreqs = 0, npost = 0;
 	unsigned bs;
@@ -255,12 +257,8 @@ static errcode_t one_run(struct ctx *x, struct exp_side *sd,
 			snprintf(x->why, sizeof(x->why), "%s", why2);
 		}
 	}
-	if (run->c.have_jbd2 && !expt_jbd2_info(x->st.devname, &c1, &us)) {
-		run->c.jbd2_commits = c1 - c0;
-		run->c.jbd2_commit_us = us;
-		if (tracing)
-			jbd2_settle(x->st.devname, &run->c, c0);
-	}
+	if (run->c.have_jbd2)
+		jbd2_count(x->st.devname, &run->c, c0, tracing);
 	if (!err)
 		err = hook(x, "after", sd, run->index);
 down:

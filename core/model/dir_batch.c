@@ -53,9 +53,11 @@ static errcode_t batch_read64(io_channel ch, unsigned long long block,
 	const struct dir_run *r;
 	blk64_t n;
 
-	if (ch->block_size != (int)b->bsize)
+	if (ch->block_size != (int)b->bsize) {
 		drop_window(b);		/* blocks of another size: not ours */
-	if (count <= 0 || ch->block_size != (int)b->bsize)
+		return below_read(b, ch, block, count, data);
+	}
+	if (count <= 0)
 		return below_read(b, ch, block, count, data);
 	if (b->wlen && block >= b->wstart &&
 	    block - b->wstart + count <= b->wlen) {
